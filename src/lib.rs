@@ -42,3 +42,5 @@ pub struct GeneratedFile {
     /// Full contents.
     pub contents: String,
 }
+pub mod icp;
+pub mod source;

@@ -1,0 +1,101 @@
+//! Source files: decoding bytes into text and splitting text into lines.
+//!
+//! Spans everywhere are byte offsets into the decoded text.
+
+use crate::diagnostic::Diagnostic;
+
+/// Decodes `bytes` as UTF-8 (§1 of both contracts: a source file is UTF-8
+/// text).
+///
+/// On success returns the text. On failure returns the text decoded lossily
+/// (each invalid sequence replaced by U+FFFD) together with one error per
+/// line that holds an invalid sequence, pointing at the first one on that
+/// line; the caller renders the diagnostics against the lossy text.
+pub fn decode(bytes: &[u8]) -> Result<String, (String, Vec<Diagnostic>)> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(_) => {
+            let mut text = String::with_capacity(bytes.len());
+            let mut diagnostics = Vec::new();
+            let mut last_line = usize::MAX;
+            for chunk in bytes.utf8_chunks() {
+                text.push_str(chunk.valid());
+                if !chunk.invalid().is_empty() {
+                    let at = text.len();
+                    let line = text.matches('\n').count();
+                    text.push(char::REPLACEMENT_CHARACTER);
+                    if line != last_line {
+                        last_line = line;
+                        let shown: Vec<String> =
+                            chunk.invalid().iter().map(|b| format!("\\x{b:02X}")).collect();
+                        diagnostics.push(
+                            Diagnostic::error(
+                                at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
+                                format!("invalid UTF-8 (bytes {})", shown.join(" ")),
+                            )
+                            .with_label("not UTF-8")
+                            .with_note("a source file must be UTF-8 text (§1)"),
+                        );
+                    }
+                }
+            }
+            Err((text, diagnostics))
+        }
+    }
+}
+
+/// One physical line of a source text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Line<'a> {
+    /// 1-based line number.
+    pub number: usize,
+    /// Byte offset of the line's first character in the whole text.
+    pub start: usize,
+    /// The line without its `\n` and without a `\r` just before it.
+    pub text: &'a str,
+}
+
+/// Splits `source` into lines (§1: lines end with `\n`, a `\r` before it is
+/// dropped; a last line without `\n` counts).
+pub fn lines(source: &str) -> impl Iterator<Item = Line<'_>> {
+    let mut start = 0;
+    let mut number = 0;
+    std::iter::from_fn(move || {
+        if start >= source.len() {
+            return None;
+        }
+        number += 1;
+        let rest = &source[start..];
+        let (raw, next) = match rest.find('\n') {
+            Some(i) => (&rest[..i], start + i + 1),
+            None => (rest, source.len()),
+        };
+        let text = raw.strip_suffix('\r').unwrap_or(raw);
+        let line = Line {
+            number,
+            start,
+            text,
+        };
+        start = next;
+        Some(line)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_drop_cr_and_count_from_one() {
+        let got: Vec<_> = lines("a\r\nb\n\nc").map(|l| (l.number, l.start, l.text)).collect();
+        assert_eq!(got, vec![(1, 0, "a"), (2, 3, "b"), (3, 5, ""), (4, 6, "c")]);
+    }
+
+    #[test]
+    fn invalid_utf8_gets_one_error_per_line() {
+        let (text, diags) = decode(b"1. ^\n2. \xff\xfe\n3. \xc3").unwrap_err();
+        assert_eq!(diags.len(), 2);
+        assert_eq!(&text[diags[0].primary.span.clone()], "\u{FFFD}");
+        assert!(text.starts_with("1. ^\n2. "));
+    }
+}
