@@ -44,3 +44,10 @@ pub struct GeneratedFile {
 }
 pub mod icp;
 pub mod source;
+
+/// Board runtimes written in Rust: each is compiled into icp2c (for `run`)
+/// and embedded verbatim into generated Rust, so the two cannot drift.
+pub mod runtime {
+    pub mod icp_board;
+}
+pub mod backend;

@@ -1,1 +1,295 @@
-fn main() {}
+//! The `icp2c` command: all file and terminal IO lives here; the library
+//! does none.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use icp2c::diagnostic::{self, Diagnostic};
+use icp2c::{GeneratedFile, Outcome, backend, icp, source};
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const AFTER_HELP: &str = "\
+Examples:
+  icp2c examples/beer.icp > beer.c          compile to C on standard output
+  icp2c examples/beer.icp -o beer.c         … or into a file
+  cc -std=c99 -O2 beer.c -o beer && ./beer  build and run it
+  icp2c --target rust examples/beer.icp -o beer.rs && rustc --edition 2021 -O beer.rs
+  icp2c --target rust --crate -o beer-crate examples/beer.icp && cargo run --manifest-path beer-crate/Cargo.toml
+  icp2c run examples/multiply.icp <<< '7 9'  interpret directly
+  icp2c --check prog.icp                     only check: diagnostics, no output
+  cat prog.icp | icp2c - > prog.c            read the program from standard input
+
+Languages, chosen by the file extension: InfChessPro (.icp) and Finvara (.fin).
+
+Exit status: 0 success; 1 runtime error (run); 2 the program was rejected
+(diagnostics on standard error, nothing written) or a file could not be read
+or written; 3 `run --max-steps` ran out.";
+
+/// Compile chess-board esoteric languages (InfChessPro, Finvara) to standalone C or Rust.
+#[derive(Parser, Debug)]
+#[command(name = "icp2c", version, about, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// The program to compile (`-` reads it from standard input).
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+
+    /// Write the output to PATH instead of standard output (with --crate: the crate's folder).
+    /// Example: -o beer.c
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
+
+    /// What to generate. Example: --target rust
+    #[arg(short, long, value_enum, default_value_t = Target::C)]
+    target: Target,
+
+    /// With --target rust: write a Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs)
+    /// into the folder given by -o. Example: --target rust --crate -o beer-crate
+    #[arg(long = "crate", requires = "output")]
+    as_crate: bool,
+
+    /// Only check the program: print diagnostics, generate nothing.
+    #[arg(long)]
+    check: bool,
+
+    /// The source language, when the file extension does not say (or for `-`).
+    /// Example: --lang fin
+    #[arg(long, value_enum)]
+    lang: Option<Lang>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Interpret a program directly; its input is read from standard input.
+    /// Example: icp2c run examples/multiply.icp <<< '7 9'
+    Run {
+        /// The program to run (`-` reads it from standard input).
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+
+        /// Stop after N statements (moves, for Finvara) with exit status 3:
+        /// a guard against runaway programs. Example: --max-steps 1000000
+        #[arg(long, value_name = "N")]
+        max_steps: Option<u64>,
+
+        /// The source language, when the file extension does not say.
+        #[arg(long, value_enum)]
+        lang: Option<Lang>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Target {
+    /// One C99 file needing only libc.
+    C,
+    /// One Rust file (or a crate with --crate) needing only std.
+    Rust,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Lang {
+    /// InfChessPro (.icp).
+    Icp,
+    /// Finvara (.fin).
+    Fin,
+}
+
+/// Exit status for rejected programs and IO failures.
+const REJECTED: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Run { file, max_steps, lang }) => run(&file, max_steps, lang),
+        None => match cli.file.clone() {
+            Some(file) => compile(&cli, &file),
+            None => {
+                eprintln!("error: no program given\n\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'.");
+                ExitCode::from(REJECTED)
+            }
+        },
+    }
+}
+
+/// A source file read and decoded, with the name diagnostics show.
+struct Source {
+    name: String,
+    stem: String,
+    text: String,
+}
+
+/// Reads and decodes `path` (`-`: standard input); prints a diagnostic and
+/// returns `None` when that fails.
+fn load(path: &Path) -> Option<Source> {
+    let (name, bytes) = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        if let Err(e) = io::stdin().lock().read_to_end(&mut bytes) {
+            eprintln!("error: cannot read the program from standard input: {e}");
+            return None;
+        }
+        ("<stdin>".to_string(), bytes)
+    } else {
+        match std::fs::read(path) {
+            Ok(bytes) => (path.display().to_string(), bytes),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                return None;
+            }
+        }
+    };
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .filter(|s| s != "-")
+        .unwrap_or_else(|| "program".to_string());
+    match source::decode(&bytes) {
+        Ok(text) => Some(Source { name, stem, text }),
+        Err((text, diagnostics)) => {
+            eprint!("{}", diagnostic::render(&name, &text, &diagnostics));
+            None
+        }
+    }
+}
+
+fn language(path: &Path, lang: Option<Lang>) -> Lang {
+    lang.unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
+        Some("fin") => Lang::Fin,
+        _ => Lang::Icp,
+    })
+}
+
+/// Checks an InfChessPro program, printing its warnings, or its errors and
+/// `None`.
+fn check_icp(src: &Source) -> Option<icp::ir::Program> {
+    match icp::check(&src.text) {
+        Ok(checked) => {
+            print_diagnostics(src, &checked.warnings);
+            Some(checked.program)
+        }
+        Err(errors) => {
+            print_diagnostics(src, &errors);
+            let n = errors.len();
+            eprintln!("error: {} rejected: {n} error{}", src.name, if n == 1 { "" } else { "s" });
+            None
+        }
+    }
+}
+
+fn print_diagnostics(src: &Source, diagnostics: &[Diagnostic]) {
+    if !diagnostics.is_empty() {
+        eprint!("{}", diagnostic::render(&src.name, &src.text, diagnostics));
+    }
+}
+
+fn compile(cli: &Cli, path: &Path) -> ExitCode {
+    let Some(src) = load(path) else {
+        return ExitCode::from(REJECTED);
+    };
+    if language(path, cli.lang) == Lang::Fin {
+        eprintln!("error: Finvara is not supported yet");
+        return ExitCode::from(REJECTED);
+    }
+    let Some(program) = check_icp(&src) else {
+        return ExitCode::from(REJECTED);
+    };
+    if cli.check {
+        return ExitCode::SUCCESS;
+    }
+    if cli.as_crate {
+        if cli.target != Target::Rust {
+            eprintln!("error: --crate needs --target rust");
+            return ExitCode::from(REJECTED);
+        }
+        let dir = cli.output.clone().unwrap_or_default();
+        let files = backend::rust::emit_crate(&program, &src.name, &src.stem);
+        return match write_crate(&dir, &files) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::from(REJECTED)
+            }
+        };
+    }
+    let text = match cli.target {
+        Target::C => backend::c::emit(&program, &src.name),
+        Target::Rust => backend::rust::emit(&program, &src.name),
+    };
+    let written = match &cli.output {
+        Some(out) => std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display())),
+        None => {
+            let mut stdout = io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write standard output: {e}"))
+        }
+    };
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(REJECTED)
+        }
+    }
+}
+
+/// Writes a generated crate into `dir`, refusing a non-empty folder that is
+/// not an earlier icp2c crate (its `Cargo.toml` starts with our marker).
+fn write_crate(dir: &Path, files: &[GeneratedFile]) -> Result<(), String> {
+    if dir.exists() {
+        if !dir.is_dir() {
+            return Err(format!("{} exists and is not a folder", dir.display()));
+        }
+        let empty = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+            .next()
+            .is_none();
+        let ours = std::fs::read_to_string(dir.join("Cargo.toml"))
+            .is_ok_and(|t| t.starts_with(backend::rust::CRATE_MARKER));
+        if !empty && !ours {
+            return Err(format!(
+                "{} is not empty and is not a crate generated by icp2c; refusing to overwrite it (choose another -o folder)",
+                dir.display()
+            ));
+        }
+    }
+    for file in files {
+        let path = dir.join(&file.path);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn run(path: &Path, max_steps: Option<u64>, lang: Option<Lang>) -> ExitCode {
+    let Some(src) = load(path) else {
+        return ExitCode::from(REJECTED);
+    };
+    if language(path, lang) == Lang::Fin {
+        eprintln!("error: Finvara is not supported yet");
+        return ExitCode::from(REJECTED);
+    }
+    let Some(program) = check_icp(&src) else {
+        return ExitCode::from(REJECTED);
+    };
+    let stdin = io::stdin();
+    let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut output = io::stdout().lock();
+    let outcome = icp::interp::run(&program, &mut input, &mut output, max_steps);
+    report(&outcome)
+}
+
+fn report(outcome: &Outcome) -> ExitCode {
+    match outcome {
+        Outcome::Halted => {}
+        Outcome::RuntimeError(line) => eprintln!("{line}"),
+        Outcome::StepLimit(steps) => {
+            eprintln!("error: stopped after {steps} steps (--max-steps); the program did not end by itself")
+        }
+    }
+    ExitCode::from(outcome.exit_status() as u8)
+}

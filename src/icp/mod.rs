@@ -4,6 +4,7 @@
 //! own language reference is `docs/infchesspro.md`.
 
 pub mod ast;
+pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod syntax;

@@ -12,7 +12,13 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
     let mut statements = Vec::new();
     let mut errors = Vec::new();
     for line in source::lines(source) {
-        let body = line.text.trim_start_matches([' ', '\t']);
+        // A byte-order mark at the very start of the file is not text.
+        let text = if line.start == 0 {
+            line.text.strip_prefix('\u{FEFF}').unwrap_or(line.text)
+        } else {
+            line.text
+        };
+        let body = text.trim_start_matches([' ', '\t']);
         if body.is_empty() || body.starts_with('#') {
             continue; // §1: blank lines and comments
         }
@@ -524,6 +530,12 @@ mod tests {
         assert!(err("2. ^ # no trailing comments").contains("stray"));
         assert!(err("99999999999999999999. ^").contains("label out of range"));
         assert!(err("2. %").contains("expected a piece name"));
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_ignored() {
+        assert_eq!(one("\u{FEFF}1. ^").label, 1);
+        assert!(err("1. ^\n\u{FEFF}2. ^").contains("a statement needs a label"));
     }
 
     #[test]

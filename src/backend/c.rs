@@ -1,0 +1,187 @@
+//! The C back end: one C99 file needing only libc, with the board runtime
+//! (`templates/c/runtime.c`) embedded. Statements are the cases of a
+//! `switch` on the current label inside a loop; a `*` jump target goes
+//! through the same switch, whose `default` reports the missing label (§5,
+//! §8).
+
+use super::escape::{c_string_chunks, comment};
+use super::{Jump, StepPlan, VERSION, has_input_jumps, max_inputs, plan};
+use crate::icp::interp::{runtime_colour, runtime_kind};
+use crate::icp::ir::{Command, Program, Value};
+use crate::runtime::icp_board as rt;
+use askama::Template;
+
+/// The C board runtime, pasted verbatim into every generated program.
+const RUNTIME: &str = include_str!("../../templates/c/runtime.c");
+
+#[derive(Template)]
+#[template(path = "c/program.c", escape = "none")]
+struct ProgramView {
+    source_name: String,
+    version: &'static str,
+    runtime: &'static str,
+    names: Vec<String>,
+    name_count: usize,
+    first_label: String,
+    max_inputs: usize,
+    input_jumps: bool,
+    cases: Vec<CaseView>,
+}
+
+/// One `case` of the switch.
+struct CaseView {
+    /// The label as a C constant.
+    label: String,
+    /// The source line, safe inside `/* */`.
+    comment: String,
+    /// Whether the statement can hit a runtime error (input or memory), so
+    /// the runtime must know its label.
+    sets_current: bool,
+    /// `Some(n)`: read n integers first (§6).
+    reads: Option<usize>,
+    /// Statements run unconditionally (text and count output).
+    writes: Vec<String>,
+    /// The success test when branching (e.g. `icp_n == 2 && icp_place(…)`).
+    test: String,
+    /// The command as a statement when not branching (may be empty).
+    effect: String,
+    /// Whether to emit `if (test) { on_success } else { on_failure }`.
+    branches: bool,
+    on_success: String,
+    on_failure: String,
+}
+
+/// Generates the C program for `program`; `source_name` is the file name
+/// shown in the header comment (escaped here).
+pub fn emit(program: &Program, source_name: &str) -> String {
+    let view = ProgramView {
+        source_name: comment(source_name),
+        version: VERSION,
+        runtime: RUNTIME,
+        names: program.names.iter().map(|n| comment(n)).collect(),
+        name_count: program.names.len(),
+        first_label: program.statements.first().map_or("0".into(), |s| int(s.label)),
+        max_inputs: max_inputs(program),
+        input_jumps: has_input_jumps(program),
+        cases: plan(program).iter().map(case).collect(),
+    };
+    let mut text = view.render().unwrap_or_else(|e| format!("#error icp2c template failure: {e}\n"));
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// A C constant for an i64 (plain when it fits an int, else `INT64_C`).
+fn int(v: i64) -> String {
+    if v == i64::MIN {
+        "INT64_MIN".to_string()
+    } else if i32::try_from(v).is_ok() {
+        v.to_string()
+    } else {
+        format!("INT64_C({v})")
+    }
+}
+
+fn value(v: Value) -> String {
+    match v {
+        Value::Lit(n) => int(n),
+        Value::Input(k) => format!("icp_v[{k}]"),
+    }
+}
+
+fn colour(c: crate::icp::ir::Colour) -> &'static str {
+    match runtime_colour(c) {
+        rt::Colour::White => "ICP_WHITE",
+        rt::Colour::Black => "ICP_BLACK",
+    }
+}
+
+fn kind(k: crate::icp::ir::PieceKind) -> &'static str {
+    match runtime_kind(k) {
+        rt::Kind::King => "ICP_KING",
+        rt::Kind::Queen => "ICP_QUEEN",
+        rt::Kind::Rook => "ICP_ROOK",
+        rt::Kind::Bishop => "ICP_BISHOP",
+        rt::Kind::Knight => "ICP_KNIGHT",
+        rt::Kind::Pawn => "ICP_PAWN",
+    }
+}
+
+fn jump(j: Jump, label: &str) -> String {
+    match j {
+        Jump::Label(l) => format!("icp_label = {}; break;", int(l)),
+        Jump::Halt => "goto icp_halt;".to_string(),
+        Jump::Input { slot, check_eof } => {
+            let check = if check_eof {
+                format!("if (icp_n <= {slot}) icp_die({label}, \"end of input in a `*` jump target (§6)\"); ")
+            } else {
+                String::new()
+            };
+            format!("{check}icp_from = {label}; icp_label = icp_v[{slot}]; break;")
+        }
+    }
+}
+
+fn case(p: &StepPlan<'_>) -> CaseView {
+    let s = p.statement;
+    let label = int(s.label);
+    let mut writes = Vec::new();
+    let call = match &s.command {
+        Command::Place {
+            name,
+            colour: c,
+            kind: k,
+            row,
+            col,
+        } => Some(format!("icp_place({name}, {}, {}, {}, {})", colour(*c), kind(*k), value(*row), value(*col))),
+        Command::MoveSquares { r1, c1, r2, c2 } => Some(format!(
+            "icp_move_squares({}, {}, {}, {})",
+            value(*r1),
+            value(*c1),
+            value(*r2),
+            value(*c2)
+        )),
+        Command::MoveNameTo { name, row, col } => {
+            Some(format!("icp_move_name_to({name}, {}, {})", value(*row), value(*col)))
+        }
+        Command::MoveNameBy { name, drow, dcol } => {
+            Some(format!("icp_move_name_by({name}, {}, {})", value(*drow), value(*dcol)))
+        }
+        Command::Nothing => None,
+        Command::Text(text) => {
+            for (body, len) in c_string_chunks(&format!("{text}\n")) {
+                writes.push(format!("icp_write_text(\"{body}\", {len});"));
+            }
+            None
+        }
+        Command::Count(name) => {
+            writes.push(format!("icp_write_count(icp_count({name}));"));
+            None
+        }
+    };
+    let all_read = (s.inputs > 0).then(|| format!("icp_n == {}", s.inputs));
+    let test = match (&all_read, &call) {
+        (Some(r), Some(c)) => format!("{r} && {c}"),
+        (Some(r), None) => r.clone(),
+        (None, Some(c)) => c.clone(),
+        (None, None) => "1".to_string(),
+    };
+    let effect = match (&all_read, &call) {
+        (Some(r), Some(c)) => format!("if ({r}) (void){c};"),
+        (None, Some(c)) => format!("(void){c};"),
+        _ => String::new(),
+    };
+    CaseView {
+        sets_current: s.inputs > 0 || call.is_some(),
+        reads: (s.inputs > 0).then_some(s.inputs),
+        writes,
+        test,
+        effect,
+        branches: p.branches,
+        on_success: jump(p.on_success, &label),
+        on_failure: jump(p.on_failure, &label),
+        comment: comment(&s.text),
+        label,
+    }
+}

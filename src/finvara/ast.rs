@@ -1,0 +1,218 @@
+//! The parsed program with source spans (byte offsets), before any check
+//! that needs more than one line.
+
+use super::ir::Colour;
+use std::ops::Range;
+
+/// A byte range in the source.
+pub type Span = Range<usize>;
+
+/// A direction filter of a leap (§2.1), seen from the moving player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dir {
+    /// `^`
+    Forward,
+    /// `v`
+    Backward,
+    /// `>`
+    Right,
+    /// `<`
+    Left,
+}
+
+/// One unit of a notation (§2.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// `(a,b)` or `(a,b|dir)`.
+    Leap {
+        /// First distance.
+        a: u64,
+        /// Second distance.
+        b: u64,
+        /// Direction filter.
+        dir: Option<Dir>,
+        /// The whole leap.
+        span: Span,
+    },
+    /// `{A,B,…}`.
+    Choice(Vec<Vec<Node>>),
+    /// `[A]`.
+    Group(Vec<Node>),
+    /// `c(A)`: A's last square must hold an enemy.
+    Capture(Vec<Node>),
+    /// `m(A)`: A's last square must be empty (or a hole).
+    Quiet(Vec<Node>),
+    /// `r(A, ranks)` / `r!(A, ranks)`.
+    Rank {
+        /// A.
+        body: Vec<Node>,
+        /// `r!`.
+        negated: bool,
+        /// First rank of the range, in the player's count.
+        lo: i64,
+        /// Last rank of the range.
+        hi: i64,
+        /// The ranks as written.
+        span: Span,
+    },
+    /// `p`: promotion into any other kind.
+    PromoteAny(Span),
+    /// `->[s,t]`.
+    PromoteTo(Vec<(char, Span)>),
+    /// `x`: capture here and go on.
+    Take(Span),
+    /// `"s"`: the whole notation of kind s.
+    Like(char, Span),
+    /// `A*` (fixed = true) or `` A` `` (fixed = false).
+    Repeat {
+        /// A.
+        body: Box<Node>,
+        /// `*`: every repetition uses the vectors of the first.
+        fixed: bool,
+    },
+}
+
+/// A piece's value as written (§2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueAst {
+    /// A number.
+    Int(i64),
+    /// `x`.
+    X,
+    /// `y`.
+    Y,
+}
+
+/// One piece definition line (§2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Definition {
+    /// The symbol.
+    pub symbol: char,
+    /// Where the symbol is.
+    pub symbol_span: Span,
+    /// `None`: royal.
+    pub value: Option<ValueAst>,
+    /// The parsed notation (empty: cannot move).
+    pub notation: Vec<Node>,
+    /// The notation text as written.
+    pub notation_text: String,
+    /// 1-based line.
+    pub line: usize,
+}
+
+/// One cell of the board (§3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// Two blanks.
+    Empty,
+    /// `##`.
+    Hole,
+    /// A symbol followed by `W` or `B`.
+    Piece {
+        /// The kind's symbol.
+        symbol: char,
+        /// Its colour.
+        colour: Colour,
+        /// Where the cell is.
+        span: Span,
+    },
+}
+
+/// One row of cells as drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// Cells left to right.
+    pub cells: Vec<Cell>,
+    /// The row's text (for ragged-board diagnostics).
+    pub span: Span,
+}
+
+/// One `+--+` rule line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// How many columns it draws.
+    pub columns: usize,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The board as drawn, top row first.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Board {
+    /// Cell rows, top first.
+    pub rows: Vec<Row>,
+    /// Rule lines.
+    pub rules: Vec<Rule>,
+    /// From its first line to its last.
+    pub span: Span,
+}
+
+/// A square as written, like `c2` (§3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Square {
+    /// Row number (a = 1), saturating.
+    pub row: u64,
+    /// Column number, saturating.
+    pub col: u64,
+    /// The text.
+    pub text: String,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// What a move line says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveBody {
+    /// `s from -> to` (`= t`).
+    Step {
+        /// The moving kind.
+        symbol: (char, Span),
+        /// From.
+        from: Square,
+        /// To.
+        to: Square,
+        /// `= t`.
+        promote: Option<(char, Span)>,
+    },
+    /// `s square checks turn m`.
+    Place {
+        /// The placed kind.
+        symbol: (char, Span),
+        /// Where.
+        square: Square,
+        /// m.
+        target: u64,
+        /// Where m is written.
+        target_span: Span,
+    },
+}
+
+/// One `Turn n C: …` line (§5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveLine {
+    /// n.
+    pub turn: u64,
+    /// Where n is.
+    pub turn_span: Span,
+    /// C.
+    pub colour: Colour,
+    /// The line without its comment.
+    pub span: Span,
+    /// 1-based line.
+    pub line: usize,
+    /// The line's text without its comment.
+    pub text: String,
+    /// What it does.
+    pub body: MoveBody,
+}
+
+/// A whole program as parsed.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct SourceFile {
+    /// Piece definitions in order.
+    pub definitions: Vec<Definition>,
+    /// The board, if there was one.
+    pub board: Option<Board>,
+    /// Move lines in order.
+    pub moves: Vec<MoveLine>,
+}

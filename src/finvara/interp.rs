@@ -1,0 +1,75 @@
+//! The interpreter (`icp2c run`): runs the move list (§5) on the shared
+//! runtime `crate::runtime::fin_board`, exactly as the generated programs do.
+
+use super::ir::{Action, Program};
+use crate::runtime::fin_board::{self, Game};
+use crate::Outcome;
+use std::io::{BufRead, Write};
+
+/// Runs `program`. `max_steps` bounds the number of moves executed
+/// (a skipped move is not executed).
+pub fn run(
+    program: &Program,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    max_steps: Option<u64>,
+) -> Outcome {
+    let kinds: Vec<fin_board::Kind<'_>> = program
+        .kinds
+        .iter()
+        .map(|k| {
+            let (value, value_of) = k.runtime_value();
+            fin_board::Kind {
+                value,
+                value_of,
+                royal: k.royal(),
+                code: [&k.code[0], &k.code[1]],
+            }
+        })
+        .collect();
+    let mut game = Game::new(&kinds, program.width, program.height, &program.cells);
+    let outcome = execute(program, &mut game, input, output, max_steps);
+    if output.flush().is_err() && outcome == Outcome::Halted {
+        return Outcome::RuntimeError(format!("error: {}", fin_board::CANNOT_WRITE));
+    }
+    outcome
+}
+
+fn execute(
+    program: &Program,
+    game: &mut Game<'_>,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    max_steps: Option<u64>,
+) -> Outcome {
+    let mut pc = 0usize;
+    let mut steps = 0u64;
+    loop {
+        // §5.4: checked before every move, and before the first.
+        if game.game_over() {
+            return Outcome::Halted;
+        }
+        let Some(m) = program.moves.get(pc) else {
+            return Outcome::Halted;
+        };
+        if max_steps.is_some_and(|max| steps >= max) {
+            return Outcome::StepLimit(steps);
+        }
+        steps += 1;
+        match m.action {
+            Action::Step { kind, from, to, promote } => {
+                let mv = [kind as i32, from as i32, to as i32, promote.map_or(-1, |p| p as i32)];
+                match game.step(m.turn, m.colour.index(), mv, input, output) {
+                    // §5.1: an invalid move skips the next one when both
+                    // stacks' tops are non-zero.
+                    Ok(valid) => pc += if !valid && game.skip() { 2 } else { 1 },
+                    Err(line) => return Outcome::RuntimeError(line),
+                }
+            }
+            Action::Place { kind, square, target } => {
+                game.place(m.colour.index(), kind, square);
+                pc = target;
+            }
+        }
+    }
+}

@@ -1,0 +1,253 @@
+//! Lowers a notation (§2.1) to a path program for one colour on one board
+//! (format: `crate::runtime::fin_board`). Everything that does not depend
+//! on the position is decided here: the jump vectors of each leap with its
+//! direction filter turned for the colour (black sees the board rotated by
+//! 180°), vectors that can never land on this board dropped, ranks turned
+//! into absolute rows, `"s"` expanded, `p` turned into the list of kinds.
+//!
+//! Repetition (§2.1): `` A` `` loops freely. `A*` loops too, but every leap
+//! and every `{…}` choice inside A (also inside nested `*`, but not inside
+//! a nested `` ` ``) gets a register: the first repetition sets it, the
+//! later ones reuse it, so every repetition jumps by the vectors of the
+//! first. The outermost such `*` forgets its registers when it is entered.
+
+use super::ast::{Dir, Node};
+use super::ir::Colour;
+use crate::runtime::fin_board::*;
+
+/// The path program of kind `this` (an index into `kinds`) for `colour`.
+pub fn lower(
+    kinds: &[(char, &[Node])],
+    this: usize,
+    colour: Colour,
+    width: usize,
+    height: usize,
+) -> Vec<i32> {
+    let mut e = Emitter {
+        code: vec![0],
+        nregs: 0,
+        colour,
+        width: width as i64,
+        height: height as i64,
+        kinds,
+        this,
+    };
+    e.seq(kinds[this].1, false);
+    e.code.push(OP_END);
+    e.code[0] = e.nregs;
+    e.code
+}
+
+/// The jump vectors of the leap `(a,b|dir)` for `colour`, as (column
+/// delta, row delta), sorted, duplicates removed (§2.1), keeping only
+/// those that can land on a `width` × `height` board.
+pub fn vectors(a: u64, b: u64, dir: Option<Dir>, colour: Colour, width: i64, height: i64) -> Vec<(i32, i32)> {
+    let fits = |dx: u64, dy: u64| (dx as u128) < width as u128 && (dy as u128) < height as u128;
+    let mut out = Vec::new();
+    for (x, y) in [(a, b), (b, a)] {
+        if !fits(x, y) {
+            continue;
+        }
+        let (x, y) = (x as i32, y as i32);
+        for sx in [-1, 1] {
+            for sy in [-1, 1] {
+                // (dx, dy) in the player's frame.
+                let (dx, dy) = (sx * x, sy * y);
+                let keep = match dir {
+                    None => true,
+                    Some(Dir::Forward) => dy > 0,
+                    Some(Dir::Backward) => dy < 0,
+                    Some(Dir::Right) => dx > 0,
+                    Some(Dir::Left) => dx < 0,
+                };
+                if keep {
+                    out.push(match colour {
+                        Colour::White => (dx, dy),
+                        Colour::Black => (-dx, -dy),
+                    });
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Absolute rows `lo..=hi` of the ranks `lo..=hi` in `colour`'s count
+/// (§2.1): rank 1 is the player's own first row, -1 the opponent's.
+pub fn rank_rows(lo: i64, hi: i64, colour: Colour, height: i64) -> (i32, i32) {
+    let own = |r: i64| -> i64 {
+        if r < 0 {
+            r.saturating_add(height).saturating_add(1)
+        } else {
+            r
+        }
+    };
+    let (a, b) = (own(lo), own(hi));
+    let (a, b) = (a.min(b), a.max(b));
+    let (a, b) = match colour {
+        Colour::White => (a, b),
+        Colour::Black => (height.saturating_add(1).saturating_sub(b), height.saturating_add(1).saturating_sub(a)),
+    };
+    let clamp = |v: i64| v.clamp(-1, height + 2) as i32;
+    (clamp(a), clamp(b))
+}
+
+struct Emitter<'a> {
+    code: Vec<i32>,
+    nregs: i32,
+    colour: Colour,
+    width: i64,
+    height: i64,
+    kinds: &'a [(char, &'a [Node])],
+    this: usize,
+}
+
+impl Emitter<'_> {
+    fn pc(&self) -> i32 {
+        self.code.len() as i32
+    }
+
+    fn reg(&mut self, fixed: bool, choices: usize) -> i32 {
+        if fixed && choices > 1 {
+            self.nregs += 1;
+            self.nregs - 1
+        } else {
+            -1
+        }
+    }
+
+    fn seq(&mut self, nodes: &[Node], fixed: bool) {
+        for n in nodes {
+            self.node(n, fixed);
+        }
+    }
+
+    /// `fixed`: inside a `*` (and not inside a nearer `` ` ``).
+    fn node(&mut self, node: &Node, fixed: bool) {
+        match node {
+            Node::Leap { a, b, dir, .. } => {
+                let v = vectors(*a, *b, *dir, self.colour, self.width, self.height);
+                let reg = self.reg(fixed, v.len());
+                self.code.extend([OP_LEAP, reg, v.len() as i32]);
+                for (dx, dy) in v {
+                    self.code.extend([dx, dy]);
+                }
+            }
+            Node::Choice(items) => {
+                let reg = self.reg(fixed, items.len());
+                self.code.extend([OP_FORK, reg, items.len() as i32]);
+                let targets = self.code.len();
+                self.code.extend(std::iter::repeat_n(0, items.len()));
+                let mut exits = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    self.code[targets + i] = self.pc();
+                    self.seq(item, fixed);
+                    if i + 1 < items.len() {
+                        self.code.extend([OP_JUMP, 0]);
+                        exits.push(self.code.len() - 1);
+                    }
+                }
+                let end = self.pc();
+                for x in exits {
+                    self.code[x] = end;
+                }
+            }
+            Node::Group(body) => self.seq(body, fixed),
+            Node::Capture(body) => {
+                self.seq(body, fixed);
+                self.code.push(OP_ENEMY);
+            }
+            Node::Quiet(body) => {
+                self.seq(body, fixed);
+                self.code.push(OP_EMPTY);
+            }
+            Node::Rank { body, negated, lo, hi, .. } => {
+                let (lo, hi) = rank_rows(*lo, *hi, self.colour, self.height);
+                self.code.extend([if *negated { OP_NOT_RANK } else { OP_RANK }, lo, hi, 0]);
+                let patch = self.code.len() - 1;
+                self.seq(body, fixed);
+                self.code[patch] = self.pc();
+            }
+            Node::PromoteAny(_) => {
+                let others: Vec<i32> = (0..self.kinds.len()).filter(|&k| k != self.this).map(|k| k as i32).collect();
+                self.code.extend([OP_PROMOTE, others.len() as i32]);
+                self.code.extend(others);
+            }
+            Node::PromoteTo(list) => {
+                let mut ks: Vec<i32> = Vec::new();
+                for (s, _) in list {
+                    let k = self.kinds.iter().position(|(c, _)| c == s).map(|k| k as i32);
+                    match k {
+                        Some(k) if !ks.contains(&k) => ks.push(k),
+                        _ => {}
+                    }
+                }
+                self.code.extend([OP_PROMOTE, ks.len() as i32]);
+                self.code.extend(ks);
+            }
+            Node::Take(_) => self.code.push(OP_TAKE),
+            Node::Like(s, _) => {
+                if let Some((_, nodes)) = self.kinds.iter().find(|(c, _)| c == s) {
+                    self.seq(nodes, fixed);
+                }
+            }
+            Node::Repeat { body, fixed: star } => {
+                let owner = *star && !fixed;
+                let reset = self.code.len();
+                if owner {
+                    self.code.extend([OP_RESET, self.nregs, 0]);
+                }
+                let first = self.nregs;
+                let head = self.pc();
+                self.code.extend([OP_FORK, -1, 2, 0, head + 5]);
+                self.node(body, *star);
+                self.code.extend([OP_JUMP, head]);
+                let end = self.pc();
+                self.code[head as usize + 3] = end;
+                if owner {
+                    self.code[reset + 2] = self.nregs - first;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn knight_has_eight_vectors_and_rook_four() {
+        assert_eq!(vectors(1, 2, None, Colour::White, 8, 8).len(), 8);
+        assert_eq!(vectors(1, 0, None, Colour::White, 8, 8).len(), 4);
+        assert_eq!(vectors(1, 1, None, Colour::White, 8, 8).len(), 4);
+        assert_eq!(vectors(0, 0, None, Colour::White, 8, 8), vec![(0, 0)]);
+    }
+
+    #[test]
+    fn directions_turn_for_black() {
+        assert_eq!(vectors(1, 0, Some(Dir::Forward), Colour::White, 8, 8), vec![(0, 1)]);
+        assert_eq!(vectors(1, 0, Some(Dir::Forward), Colour::Black, 8, 8), vec![(0, -1)]);
+        assert_eq!(vectors(1, 0, Some(Dir::Right), Colour::White, 8, 8), vec![(1, 0)]);
+        assert_eq!(vectors(1, 0, Some(Dir::Right), Colour::Black, 8, 8), vec![(-1, 0)]);
+        assert_eq!(vectors(1, 1, Some(Dir::Forward), Colour::White, 8, 8), vec![(-1, 1), (1, 1)]);
+        assert!(vectors(0, 0, Some(Dir::Forward), Colour::White, 8, 8).is_empty());
+    }
+
+    #[test]
+    fn ranks_count_from_each_side() {
+        assert_eq!(rank_rows(2, 2, Colour::White, 8), (2, 2));
+        assert_eq!(rank_rows(2, 2, Colour::Black, 8), (7, 7));
+        assert_eq!(rank_rows(-1, -1, Colour::White, 8), (8, 8));
+        assert_eq!(rank_rows(-1, -1, Colour::Black, 8), (1, 1));
+        assert_eq!(rank_rows(9, 12, Colour::White, 12), (9, 12));
+        assert_eq!(rank_rows(-2, 2, Colour::White, 8), (2, 7));
+    }
+
+    #[test]
+    fn huge_leaps_never_land() {
+        assert!(vectors(u64::MAX, 1, None, Colour::White, 8, 8).is_empty());
+    }
+}

@@ -1,0 +1,345 @@
+//! Checks that need the whole program (§2 symbols, §3 board, §5 moves) and
+//! builds the IR, calling `lower` for every notation.
+
+use super::ast::*;
+use super::ir::{self, Action, Colour, Program, Value};
+use super::lower;
+use crate::diagnostic::Diagnostic;
+use crate::runtime::fin_board;
+
+/// Largest notation, in units, once every `"s"` is expanded.
+pub const MAX_NOTATION_UNITS: u64 = 100_000;
+/// Largest board, in cells.
+pub const MAX_CELLS: u64 = 1 << 22;
+
+/// Checks `file` and builds the program. Returns (program if no error,
+/// errors, warnings).
+pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Diagnostic>) {
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+
+    // §2: each symbol is defined once; kinds are numbered in order.
+    let mut kinds: Vec<&Definition> = Vec::new();
+    let mut index_of: [Option<usize>; 26] = [None; 26];
+    for d in &file.definitions {
+        let slot = (d.symbol as u8 - b'a') as usize;
+        if let Some(first) = index_of[slot] {
+            errors.push(
+                Diagnostic::error(d.symbol_span.clone(), format!("kind {} is defined twice", d.symbol))
+                    .with_label("second definition")
+                    .with_secondary(kinds[first].symbol_span.clone(), "first defined here")
+                    .with_note("each symbol is defined once (§2)"),
+            );
+            continue;
+        }
+        index_of[slot] = Some(kinds.len());
+        kinds.push(d);
+    }
+    let lookup = |s: char| index_of[(s as u8 - b'a') as usize];
+
+    // §2.1: references inside notations.
+    let mut sizes: Vec<u64> = Vec::new();
+    for (k, d) in kinds.iter().enumerate() {
+        let mut size = 0u64;
+        let mut ok = true;
+        check_nodes(&d.notation, k, &lookup, &sizes, &mut size, &mut ok, &mut errors, &mut warnings);
+        if ok && size > MAX_NOTATION_UNITS {
+            errors.push(
+                Diagnostic::error(d.symbol_span.clone(), format!(
+                    "the notation of kind {} is too large once every `\"s\"` is expanded ({} units, at most {})",
+                    d.symbol, size, MAX_NOTATION_UNITS
+                ))
+                .with_label("this kind")
+                .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
+            );
+        }
+        sizes.push(size);
+    }
+
+    // §3: the board.
+    let mut width = 0usize;
+    let mut height = 0usize;
+    let mut cells = Vec::new();
+    if let Some(board) = &file.board {
+        height = board.rows.len();
+        width = board.rows[0].cells.len();
+        for row in &board.rows[1..] {
+            if row.cells.len() != width {
+                errors.push(
+                    Diagnostic::error(row.span.clone(), "every board row has the same number of cells (§3)")
+                        .with_label(format!("this row has {}, the first row has {}", row.cells.len(), width))
+                        .with_secondary(board.rows[0].span.clone(), format!("first row: {width} cells")),
+                );
+            }
+        }
+        for rule in &board.rules {
+            if rule.columns != width {
+                errors.push(
+                    Diagnostic::error(rule.span.clone(), "every board rule is as wide as the board (§3)")
+                        .with_label(format!("this rule draws {} columns, the board has {}", rule.columns, width)),
+                );
+            }
+        }
+        if (width as u64).saturating_mul(height as u64) > MAX_CELLS {
+            errors.push(
+                Diagnostic::error(board.span.start..board.span.start + 1, format!(
+                    "the board has {} cells, at most {} are supported",
+                    (width as u64).saturating_mul(height as u64),
+                    MAX_CELLS
+                ))
+                .with_label("board too large"),
+            );
+            width = 0;
+            height = 0;
+        }
+        cells = vec![fin_board::EMPTY; width * height];
+        // Drawn top row first; row 1 (`a`) is the bottom one.
+        for (drawn, row) in board.rows.iter().enumerate() {
+            for (c, cell) in row.cells.iter().enumerate() {
+                let value = match cell {
+                    Cell::Empty => fin_board::EMPTY,
+                    Cell::Hole => fin_board::HOLE,
+                    Cell::Piece { symbol, colour, span } => match lookup(*symbol) {
+                        Some(k) => fin_board::piece(k as i32, colour.index() as i32),
+                        None => {
+                            errors.push(
+                                Diagnostic::error(span.clone(), format!("no kind {symbol} is defined"))
+                                    .with_label("unknown piece")
+                                    .with_note("every piece on the board is of a defined kind (§3)"),
+                            );
+                            fin_board::EMPTY
+                        }
+                    },
+                };
+                if c < width && height > 0 {
+                    let r = height - 1 - drawn;
+                    cells[r * width + c] = value;
+                }
+            }
+        }
+        for colour in [Colour::White, Colour::Black] {
+            let has_royal = cells.iter().any(|&cell| {
+                cell > 0 && ((cell - 1) % 2) as usize == colour.index() && kinds[((cell - 1) / 2) as usize].value.is_none()
+            });
+            if !has_royal && errors.is_empty() {
+                warnings.push(
+                    Diagnostic::warning(board.span.start..board.span.start + 1, format!(
+                        "{} has no royal piece on the board: the program ends before its first move (§5.4)",
+                        if colour == Colour::White { "white" } else { "black" }
+                    ))
+                    .with_label("this board")
+                    .with_note("a kind defined without a value, like `(k): …`, is royal (§2)"),
+                );
+            }
+        }
+    }
+
+    // §5: moves.
+    let square = |sq: &Square, errors: &mut Vec<Diagnostic>| -> Option<usize> {
+        if sq.row >= 1 && sq.row <= height as u64 && sq.col >= 1 && sq.col <= width as u64 {
+            Some((sq.row as usize - 1) * width + (sq.col as usize - 1))
+        } else {
+            let extent = if width > 0 {
+                format!(
+                    "the board has rows a–{} and columns 1–{}",
+                    ir::row_letters(height),
+                    width
+                )
+            } else {
+                "there is no board".to_string()
+            };
+            errors.push(
+                Diagnostic::error(sq.span.clone(), format!("{} is off the board", sq.text))
+                    .with_label(extent)
+                    .with_note("squares are named by row letters (a at the bottom) and column number (1 at the left) (§3)"),
+            );
+            None
+        }
+    };
+    let kind = |sym: &(char, Span), errors: &mut Vec<Diagnostic>| -> Option<usize> {
+        let k = lookup(sym.0);
+        if k.is_none() {
+            errors.push(
+                Diagnostic::error(sym.1.clone(), format!("no kind {} is defined", sym.0))
+                    .with_label("unknown kind")
+                    .with_note("kinds are defined before the board (§2)"),
+            );
+        }
+        k
+    };
+
+    // Turn order: 1 W, 1 B, 2 W, 2 B, …; the last turn may lack its B move.
+    let mut order_ok = true;
+    for (i, m) in file.moves.iter().enumerate() {
+        let want_turn = (i / 2 + 1) as u64;
+        let want_colour = if i % 2 == 0 { Colour::White } else { Colour::Black };
+        if m.turn != want_turn || m.colour != want_colour {
+            errors.push(
+                Diagnostic::error(m.turn_span.start..m.span.end.min(m.turn_span.end + 3), format!(
+                    "Turn {} {} expected",
+                    want_turn,
+                    want_colour.letter()
+                ))
+                .with_label(format!("found Turn {} {}", m.turn, m.colour.letter()))
+                .with_note("turns are numbered 1, 2, 3, … and each lists its W move, then its B move (§5)"),
+            );
+            order_ok = false;
+            break;
+        }
+    }
+
+    let mut moves = Vec::new();
+    for m in &file.moves {
+        let action = match &m.body {
+            MoveBody::Step { symbol, from, to, promote } => {
+                let k = kind(symbol, &mut errors);
+                let f = square(from, &mut errors);
+                let t = square(to, &mut errors);
+                let p = match promote {
+                    Some(p) => kind(p, &mut errors).map(Some),
+                    None => Some(None),
+                };
+                match (k, f, t, p) {
+                    (Some(kind), Some(from), Some(to), Some(promote)) => Some(Action::Step { kind, from, to, promote }),
+                    _ => None,
+                }
+            }
+            MoveBody::Place { symbol, square: sq, target, target_span } => {
+                let k = kind(symbol, &mut errors);
+                let s = square(sq, &mut errors);
+                let index = target
+                    .checked_sub(1)
+                    .and_then(|t| t.checked_mul(2))
+                    .and_then(|t| t.checked_add(m.colour.index() as u64));
+                let exists = index.and_then(|i| {
+                    let i = usize::try_from(i).ok()?;
+                    let mv = file.moves.get(i)?;
+                    (order_ok || (mv.turn == *target && mv.colour == m.colour)).then_some(i)
+                });
+                let exists = exists.or_else(|| {
+                    if order_ok {
+                        None
+                    } else {
+                        file.moves.iter().position(|mv| mv.turn == *target && mv.colour == m.colour)
+                    }
+                });
+                if exists.is_none() {
+                    errors.push(
+                        Diagnostic::error(target_span.clone(), format!("there is no Turn {} {}", target, m.colour.letter()))
+                            .with_label("missing jump target")
+                            .with_note("execution continues at turn m's move of the same colour, which must exist (§5.3)"),
+                    );
+                }
+                match (k, s, exists) {
+                    (Some(kind), Some(square), Some(target)) => Some(Action::Place { kind, square, target }),
+                    _ => None,
+                }
+            }
+        };
+        if let Some(action) = action {
+            moves.push(ir::Move {
+                turn: m.turn,
+                colour: m.colour,
+                line: m.line,
+                text: m.text.clone(),
+                action,
+            });
+        }
+    }
+
+    if !errors.is_empty() || file.board.is_none() {
+        return (None, errors, warnings);
+    }
+
+    let notations: Vec<(char, &[Node])> = kinds.iter().map(|d| (d.symbol, d.notation.as_slice())).collect();
+    let ir_kinds = kinds
+        .iter()
+        .enumerate()
+        .map(|(k, d)| ir::Kind {
+            symbol: d.symbol,
+            value: d.value.map(|v| match v {
+                ValueAst::Int(i) => Value::Int(i),
+                ValueAst::X => Value::X,
+                ValueAst::Y => Value::Y,
+            }),
+            notation: d.notation_text.clone(),
+            code: [
+                lower::lower(&notations, k, Colour::White, width, height),
+                lower::lower(&notations, k, Colour::Black, width, height),
+            ],
+        })
+        .collect();
+    let program = Program { width, height, cells, kinds: ir_kinds, moves };
+    (Some(program), errors, warnings)
+}
+
+/// Walks a notation: `"s"` must name a kind defined on an earlier line,
+/// `->[s]` a defined kind (§2.1); counts units with `"s"` expanded.
+#[allow(clippy::too_many_arguments)]
+fn check_nodes(
+    nodes: &[Node],
+    this: usize,
+    lookup: &dyn Fn(char) -> Option<usize>,
+    sizes: &[u64],
+    size: &mut u64,
+    ok: &mut bool,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    for node in nodes {
+        *size = size.saturating_add(1);
+        match node {
+            Node::Leap { .. } | Node::PromoteAny(_) | Node::Take(_) => {}
+            Node::Choice(items) => {
+                for item in items {
+                    check_nodes(item, this, lookup, sizes, size, ok, errors, warnings);
+                }
+            }
+            Node::Group(body) | Node::Capture(body) | Node::Quiet(body) => {
+                check_nodes(body, this, lookup, sizes, size, ok, errors, warnings)
+            }
+            Node::Rank { body, lo, hi, span, .. } => {
+                if *lo == 0 && *hi == 0 {
+                    warnings.push(
+                        Diagnostic::warning(span.clone(), "rank 0 is on no board: this `r` never applies")
+                            .with_label("rank 0")
+                            .with_note("ranks count from 1 on the player's side, -1 is the opponent's first rank (§2.1)"),
+                    );
+                }
+                check_nodes(body, this, lookup, sizes, size, ok, errors, warnings)
+            }
+            Node::PromoteTo(list) => {
+                for (s, span) in list {
+                    if lookup(*s).is_none() {
+                        *ok = false;
+                        errors.push(
+                            Diagnostic::error(span.clone(), format!("no kind {s} is defined"))
+                                .with_label("promotion into an unknown kind")
+                                .with_note("`->[s,t]` promotes into one of the listed kinds (§2.1)"),
+                        );
+                    }
+                }
+            }
+            Node::Like(s, span) => match lookup(*s) {
+                Some(k) if k < this => *size = size.saturating_add(sizes[k]),
+                Some(_) => {
+                    *ok = false;
+                    errors.push(
+                        Diagnostic::error(span.clone(), format!("kind {s} is not defined before this line"))
+                            .with_label("defined later (or on this line)")
+                            .with_note("`\"s\"` stands for the notation of kind s, which must be defined on an earlier line (§2.1)"),
+                    );
+                }
+                None => {
+                    *ok = false;
+                    errors.push(
+                        Diagnostic::error(span.clone(), format!("no kind {s} is defined"))
+                            .with_label("unknown kind")
+                            .with_note("`\"s\"` stands for the notation of kind s, which must be defined on an earlier line (§2.1)"),
+                    );
+                }
+            },
+            Node::Repeat { body, .. } => check_nodes(std::slice::from_ref(body.as_ref()), this, lookup, sizes, size, ok, errors, warnings),
+        }
+    }
+}

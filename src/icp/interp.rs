@@ -1,0 +1,138 @@
+//! The InfChessPro interpreter (`icp2c run`): drives the shared board
+//! runtime ([`crate::runtime::icp_board`], the same source the generated
+//! Rust embeds) over the IR. It is the behavioural reference for every back
+//! end (§4–§8).
+
+use super::ir::{Colour, Command, PieceKind, Program, Target, Value};
+use crate::Outcome;
+use crate::runtime::icp_board::{self as rt, Board, Fault, Input};
+use std::io::{BufRead, BufWriter, Write};
+
+/// Most `*` a statement can hold: four squares of a move plus two targets.
+const MAX_INPUTS: usize = 6;
+
+/// Runs `program` with `input` as standard input and `output` as standard
+/// output until it runs off the end (§5), hits a runtime error (§8), or has
+/// executed `max_steps` statements. Output written before an error stays
+/// written (it is flushed before returning).
+pub fn run(
+    program: &Program,
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    max_steps: Option<u64>,
+) -> Outcome {
+    let mut out = BufWriter::with_capacity(1 << 16, output);
+    let result = execute(program, &mut Input::new(input), &mut out, max_steps);
+    let flushed = out.flush();
+    match result {
+        Ok(None) => match flushed {
+            Ok(()) => Outcome::Halted,
+            Err(_) => Outcome::RuntimeError(rt::error_line(
+                program.statements.last().map_or(0, |s| s.label),
+                &Fault::WriteFailed,
+            )),
+        },
+        Ok(Some(steps)) => Outcome::StepLimit(steps),
+        Err((label, fault)) => Outcome::RuntimeError(rt::error_line(label, &fault)),
+    }
+}
+
+/// The runtime's colour for an IR colour.
+pub fn runtime_colour(colour: Colour) -> rt::Colour {
+    match colour {
+        Colour::White => rt::Colour::White,
+        Colour::Black => rt::Colour::Black,
+    }
+}
+
+/// The runtime's kind for an IR piece kind.
+pub fn runtime_kind(kind: PieceKind) -> rt::Kind {
+    match kind {
+        PieceKind::King => rt::Kind::King,
+        PieceKind::Queen => rt::Kind::Queen,
+        PieceKind::Rook => rt::Kind::Rook,
+        PieceKind::Bishop => rt::Kind::Bishop,
+        PieceKind::Knight => rt::Kind::Knight,
+        PieceKind::Pawn => rt::Kind::Pawn,
+    }
+}
+
+/// Returns `Ok(None)` when the program halts, `Ok(Some(steps))` when the
+/// step budget ran out, or the label and fault of a runtime error.
+fn execute<R: BufRead, W: Write>(
+    program: &Program,
+    input: &mut Input<R>,
+    out: &mut W,
+    max_steps: Option<u64>,
+) -> Result<Option<u64>, (i64, Fault)> {
+    let mut board = Board::new(program.names.len());
+    let statements = &program.statements;
+    let mut values = [0i64; MAX_INPUTS];
+    let mut pc = 0usize;
+    let mut steps = 0u64;
+    let budget = max_steps.unwrap_or(u64::MAX);
+    while let Some(s) = statements.get(pc) {
+        if steps >= budget {
+            return Ok(Some(steps));
+        }
+        steps += 1;
+        let label = s.label;
+        let fail = |f: Fault| (label, f);
+        let read = if s.inputs > 0 {
+            input.read_into(&mut values[..s.inputs]).map_err(fail)?
+        } else {
+            0
+        };
+        let v = |x: Value| match x {
+            Value::Lit(n) => n,
+            Value::Input(k) => values[k],
+        };
+        // §6: end of input in any `*` means the command is not performed and fails.
+        let ok = read == s.inputs
+            && match &s.command {
+                Command::Place {
+                    name,
+                    colour,
+                    kind,
+                    row,
+                    col,
+                } => board
+                    .place(*name, runtime_colour(*colour), runtime_kind(*kind), v(*row), v(*col))
+                    .map_err(fail)?,
+                Command::MoveSquares { r1, c1, r2, c2 } => {
+                    board.move_squares(v(*r1), v(*c1), v(*r2), v(*c2)).map_err(fail)?
+                }
+                Command::MoveNameTo { name, row, col } => {
+                    board.move_name_to(*name, v(*row), v(*col)).map_err(fail)?
+                }
+                Command::MoveNameBy { name, drow, dcol } => {
+                    board.move_name_by(*name, v(*drow), v(*dcol)).map_err(fail)?
+                }
+                Command::Nothing => true,
+                Command::Text(text) => {
+                    rt::write_text(out, text).map_err(fail)?;
+                    rt::write_text(out, "\n").map_err(fail)?;
+                    true
+                }
+                Command::Count(name) => {
+                    rt::write_count(out, board.count(*name)).map_err(fail)?;
+                    true
+                }
+            };
+        let target = if ok { s.on_success } else { s.on_failure };
+        pc = match target {
+            None => pc + 1,
+            Some(Target::Statement(i)) => i,
+            Some(Target::Input(k)) => {
+                if k >= read {
+                    return Err(fail(Fault::EndOfInputInTarget));
+                }
+                let wanted = values[k];
+                program
+                    .find_label(wanted)
+                    .ok_or_else(|| fail(Fault::NoSuchLabel(wanted)))?
+            }
+        };
+    }
+    Ok(None)
+}

@@ -1,0 +1,726 @@
+//! Finvara board runtime: one source shared by the interpreter (`icp2c run`,
+//! as `crate::runtime::fin_board`) and every generated Rust program (pasted
+//! in verbatim as `mod icp_rt`). Spec: shared/spec/finvara.md (§2.1 paths,
+//! §4 holes and stacks, §5 moves, §5.4 attacks and the end of the game).
+//! The C runtime (templates/finvara/c/runtime.c) is a line-by-line port of
+//! this file: same data layout, same algorithms, same messages.
+//!
+//! std only, no unsafe, no panicking calls, edition-2021 syntax.
+//!
+//! # Data layout
+//! - Squares are indices `(row - 1) * width + (column - 1)`, row 1 (`a`) at
+//!   the bottom (§3). Comparing indices compares (row, column), which is the
+//!   hole order of §4.
+//! - A cell is [`HOLE`], [`EMPTY`] or `1 + 2 * kind + colour` (white 0,
+//!   black 1).
+//! - Each kind has one *path program* per colour (the notation of §2.1
+//!   lowered at compile time, directions and ranks already resolved for
+//!   that colour). `code[0]` is the number of registers; instructions start
+//!   at index 1:
+//!   - `END`: the path ends here.
+//!   - `LEAP reg n dx1 dy1 … dxn dyn`: jump by one of the vectors (by the
+//!     one in register `reg` once it is set; `reg` is -1 when the leap is
+//!     free).
+//!   - `FORK reg n t1 … tn`: go on at one of the targets (fixed by `reg`
+//!     like a leap).
+//!   - `JUMP t`; `RANK lo hi t` / `NOT_RANK lo hi t`: go on when the
+//!     current row is (is not) in `lo..=hi`, else jump to `t` (§2.1 `r`).
+//!   - `ENEMY` (`c(…)`), `EMPTY` (`m(…)`), `TAKE` (`x`).
+//!   - `PROMOTE n k1 … kn`: go on unchanged, or promoted into one of the
+//!     kinds.
+//!   - `RESET first count`: forget registers (entry of a `*` that fixes
+//!     its body's vectors).
+//! - A search state is a vector of `i32`: pc, square, flags, current kind,
+//!   first hole, captures made before it, kind at it, the registers, then
+//!   the captured squares in path order. Every reachable state is visited
+//!   once (a hash set), so every search ends on a finite board.
+
+use std::collections::HashSet;
+use std::io::{BufRead, Write};
+
+/// The path ends.
+pub const OP_END: i32 = 0;
+/// `LEAP reg n (dx dy)*n`.
+pub const OP_LEAP: i32 = 1;
+/// `FORK reg n target*n`.
+pub const OP_FORK: i32 = 2;
+/// `JUMP target`.
+pub const OP_JUMP: i32 = 3;
+/// `RANK lo hi else`.
+pub const OP_RANK: i32 = 4;
+/// `NOT_RANK lo hi else`.
+pub const OP_NOT_RANK: i32 = 5;
+/// The current square must hold an enemy piece (`c(…)`).
+pub const OP_ENEMY: i32 = 6;
+/// The current square must be empty or a hole (`m(…)`).
+pub const OP_EMPTY: i32 = 7;
+/// Capture the enemy on the current square and go on (`x`).
+pub const OP_TAKE: i32 = 8;
+/// `PROMOTE n kind*n`: optional promotion.
+pub const OP_PROMOTE: i32 = 9;
+/// `RESET first count`: unset registers.
+pub const OP_RESET: i32 = 10;
+
+/// A cell that is a hole (§4).
+pub const HOLE: i32 = -1;
+/// An empty cell.
+pub const EMPTY: i32 = 0;
+
+/// A kind's value is its number.
+pub const VALUE_INT: i32 = 0;
+/// A kind's value is the square's x (column), §2 `x`.
+pub const VALUE_X: i32 = 1;
+/// A kind's value is the square's y (row), §2 `y`.
+pub const VALUE_Y: i32 = 2;
+
+const S_PC: usize = 0;
+const S_SQ: usize = 1;
+const S_FLAGS: usize = 2;
+const S_KIND: usize = 3;
+const S_HOLE: usize = 4;
+const S_HOLE_NCAP: usize = 5;
+const S_HOLE_KIND: usize = 6;
+const S_REGS: usize = 7;
+
+const F_NULL: i32 = 1;
+const F_PROMOTED: i32 = 2;
+
+/// One piece kind, as the runtime needs it.
+#[derive(Clone, Copy, Debug)]
+pub struct Kind<'a> {
+    /// The number for [`VALUE_INT`].
+    pub value: i64,
+    /// [`VALUE_INT`], [`VALUE_X`] or [`VALUE_Y`].
+    pub value_of: i32,
+    /// Defined without a value (§2): royal.
+    pub royal: bool,
+    /// Path programs for white (0) and black (1).
+    pub code: [&'a [i32]; 2],
+}
+
+/// The cell value of a piece.
+pub fn piece(kind: i32, colour: i32) -> i32 {
+    1 + 2 * kind + colour
+}
+
+/// "W" or "B".
+pub fn colour_name(colour: usize) -> &'static str {
+    if colour == 0 {
+        "W"
+    } else {
+        "B"
+    }
+}
+
+/// The runtime error line of §6: `error: turn T C: cause`.
+pub fn fault(turn: u64, colour: usize, cause: &str) -> String {
+    format!("error: turn {} {}: {}", turn, colour_name(colour), cause)
+}
+
+/// Input text that is not an integer (§4).
+pub const NOT_A_NUMBER: &str = "input is not a number (§4)";
+/// Input beyond 64 bits (§4).
+pub const OUT_OF_RANGE: &str = "input number is outside the signed 64-bit range (§4)";
+/// Standard input failed.
+pub const CANNOT_READ: &str = "cannot read standard input";
+/// Standard output failed.
+pub const CANNOT_WRITE: &str = "cannot write standard output";
+
+/// What a search looks for.
+struct Search<'s> {
+    board: &'s [i32],
+    width: i32,
+    height: i32,
+    code: &'s [i32],
+    colour: i32,
+    from: i32,
+    royal: bool,
+    attack: bool,
+    target: i32,
+    promo: i32,
+    nkinds: i32,
+    nregs: usize,
+}
+
+impl Search<'_> {
+    fn caps<'v>(&self, st: &'v [i32]) -> &'v [i32] {
+        &st[S_REGS + self.nregs..]
+    }
+
+    fn captured(&self, st: &[i32], sq: i32) -> bool {
+        self.caps(st).contains(&sq)
+    }
+
+    /// A piece stands on `sq` for this path (the start counts as empty).
+    fn occupied(&self, st: &[i32], sq: i32) -> bool {
+        sq != self.from && self.board[sq as usize] > 0 && !self.captured(st, sq)
+    }
+
+    fn enemy(&self, st: &[i32], sq: i32) -> bool {
+        let cell = self.board[sq as usize];
+        sq != self.from && cell > 0 && (cell - 1) % 2 != self.colour && !self.captured(st, sq)
+    }
+
+    fn friendly(&self, sq: i32) -> bool {
+        let cell = self.board[sq as usize];
+        sq != self.from && cell > 0 && (cell - 1) % 2 == self.colour
+    }
+
+    fn push(&self, st: Vec<i32>, seen: &mut HashSet<Vec<i32>>, stack: &mut Vec<Vec<i32>>) {
+        if !seen.contains(&st) {
+            seen.insert(st.clone());
+            stack.push(st);
+        }
+    }
+
+    /// Runs one state until it ends or branches. Returns true when an
+    /// attack search reached its target.
+    fn run(
+        &self,
+        mut st: Vec<i32>,
+        seen: &mut HashSet<Vec<i32>>,
+        stack: &mut Vec<Vec<i32>>,
+        best: &mut Option<Vec<i32>>,
+    ) -> bool {
+        let code = self.code;
+        loop {
+            let pc = st[S_PC] as usize;
+            let sq = st[S_SQ];
+            match code[pc] {
+                OP_LEAP => {
+                    // Every square landed on before the last must be empty,
+                    // unless an `x` took its piece (§2.1).
+                    if self.occupied(&st, sq) {
+                        return false;
+                    }
+                    let reg = code[pc + 1];
+                    let n = code[pc + 2] as usize;
+                    let next = (pc + 3 + 2 * n) as i32;
+                    let fixed = if reg >= 0 { st[S_REGS + reg as usize] } else { -1 };
+                    let (lo, hi) = if fixed >= 0 {
+                        (fixed as usize, fixed as usize + 1)
+                    } else {
+                        (0, n)
+                    };
+                    let col = sq % self.width;
+                    let row = sq / self.width;
+                    for i in lo..hi {
+                        let dx = code[pc + 3 + 2 * i];
+                        let dy = code[pc + 4 + 2 * i];
+                        let c = col + dx;
+                        let r = row + dy;
+                        if c < 0 || c >= self.width || r < 0 || r >= self.height {
+                            continue;
+                        }
+                        let nsq = r * self.width + c;
+                        let mut ns = st.clone();
+                        ns[S_PC] = next;
+                        ns[S_SQ] = nsq;
+                        if reg >= 0 {
+                            ns[S_REGS + reg as usize] = i as i32;
+                        }
+                        if dx == 0 && dy == 0 {
+                            ns[S_FLAGS] |= F_NULL;
+                        }
+                        if self.board[nsq as usize] == HOLE {
+                            // §4: royal pieces never path through holes;
+                            // attacks never pass one (§5.4).
+                            if self.royal || self.attack {
+                                continue;
+                            }
+                            if ns[S_HOLE] < 0 {
+                                ns[S_HOLE] = nsq;
+                                ns[S_HOLE_NCAP] = self.caps(&st).len() as i32;
+                                ns[S_HOLE_KIND] = ns[S_KIND];
+                            }
+                        }
+                        self.push(ns, seen, stack);
+                    }
+                    return false;
+                }
+                OP_FORK => {
+                    let reg = code[pc + 1];
+                    let n = code[pc + 2] as usize;
+                    let fixed = if reg >= 0 { st[S_REGS + reg as usize] } else { -1 };
+                    let (lo, hi) = if fixed >= 0 {
+                        (fixed as usize, fixed as usize + 1)
+                    } else {
+                        (0, n)
+                    };
+                    for i in lo..hi {
+                        let mut ns = st.clone();
+                        ns[S_PC] = code[pc + 3 + i];
+                        if reg >= 0 {
+                            ns[S_REGS + reg as usize] = i as i32;
+                        }
+                        self.push(ns, seen, stack);
+                    }
+                    return false;
+                }
+                OP_JUMP => st[S_PC] = code[pc + 1],
+                OP_RANK | OP_NOT_RANK => {
+                    let row = sq / self.width + 1;
+                    let inside = row >= code[pc + 1] && row <= code[pc + 2];
+                    if inside == (code[pc] == OP_RANK) {
+                        st[S_PC] = (pc + 4) as i32;
+                    } else {
+                        st[S_PC] = code[pc + 3];
+                    }
+                }
+                OP_ENEMY => {
+                    if !self.enemy(&st, sq) {
+                        return false;
+                    }
+                    st[S_PC] = (pc + 1) as i32;
+                }
+                OP_EMPTY => {
+                    if self.occupied(&st, sq) {
+                        return false;
+                    }
+                    st[S_PC] = (pc + 1) as i32;
+                }
+                OP_TAKE => {
+                    if !self.enemy(&st, sq) {
+                        return false;
+                    }
+                    st.push(sq);
+                    st[S_PC] = (pc + 1) as i32;
+                }
+                OP_PROMOTE => {
+                    let n = code[pc + 1] as usize;
+                    let next = (pc + 2 + n) as i32;
+                    if self.attack {
+                        st[S_PC] = next;
+                        continue;
+                    }
+                    for i in 0..n {
+                        let k = code[pc + 2 + i];
+                        if k < 0 || k >= self.nkinds {
+                            continue;
+                        }
+                        let mut ns = st.clone();
+                        ns[S_PC] = next;
+                        ns[S_KIND] = k;
+                        ns[S_FLAGS] |= F_PROMOTED;
+                        self.push(ns, seen, stack);
+                    }
+                    st[S_PC] = next;
+                    self.push(st, seen, stack);
+                    return false;
+                }
+                OP_RESET => {
+                    let first = code[pc + 1] as usize;
+                    let count = code[pc + 2] as usize;
+                    for r in first..first + count {
+                        st[S_REGS + r] = -1;
+                    }
+                    st[S_PC] = (pc + 3) as i32;
+                }
+                _ => return self.end(&st, best),
+            }
+        }
+    }
+
+    /// A path ends (§2.1, §5.1). Attack searches report success; move
+    /// searches keep the best outcome (§4's choice, then our tie-breaks).
+    fn end(&self, st: &[i32], best: &mut Option<Vec<i32>>) -> bool {
+        let sq = st[S_SQ];
+        if sq != self.target || self.friendly(sq) {
+            return false;
+        }
+        if self.attack {
+            return true;
+        }
+        if sq == self.from && st[S_FLAGS] & (F_NULL | F_PROMOTED) == 0 {
+            return false;
+        }
+        let promoted = st[S_FLAGS] & F_PROMOTED != 0;
+        if self.promo >= 0 {
+            if !promoted || st[S_KIND] != self.promo {
+                return false;
+            }
+        } else if promoted {
+            return false;
+        }
+        let caps = self.caps(st);
+        let hole = st[S_HOLE];
+        let mut outcome = vec![hole];
+        if hole >= 0 {
+            let n = st[S_HOLE_NCAP] as usize;
+            outcome.push(n as i32);
+            outcome.extend_from_slice(&caps[..n]);
+            outcome.push(st[S_HOLE_KIND]);
+        } else {
+            let last = self.enemy(st, sq);
+            outcome.push(caps.len() as i32 + i32::from(last));
+            outcome.extend_from_slice(caps);
+            if last {
+                outcome.push(sq);
+            }
+            outcome.push(st[S_KIND]);
+        }
+        let better = match best {
+            Some(b) => outcome < *b,
+            None => true,
+        };
+        if better {
+            *best = Some(outcome);
+        }
+        false
+    }
+
+    /// Explores every path. Attack: true when one ends on the target.
+    /// Move: the best outcome `[hole, ncaps, caps…, kind]`.
+    fn explore(&self, mover_kind: i32) -> (bool, Option<Vec<i32>>) {
+        let mut st = vec![1, self.from, 0, mover_kind, -1, 0, mover_kind];
+        st.resize(S_REGS + self.nregs, -1);
+        let mut seen = HashSet::new();
+        let mut stack = Vec::new();
+        let mut best = None;
+        self.push(st, &mut seen, &mut stack);
+        while let Some(st) = stack.pop() {
+            if self.run(st, &mut seen, &mut stack, &mut best) {
+                return (true, None);
+            }
+        }
+        (false, best)
+    }
+}
+
+/// The state of a running program: board, stacks, input.
+pub struct Game<'a> {
+    kinds: &'a [Kind<'a>],
+    width: i32,
+    height: i32,
+    board: Vec<i32>,
+    stacks: [Vec<i64>; 2],
+    /// Whether the game is over, if known for the current board.
+    over: Option<bool>,
+}
+
+impl<'a> Game<'a> {
+    /// A game on a `width` × `height` board with the given cells (§3).
+    pub fn new(kinds: &'a [Kind<'a>], width: usize, height: usize, cells: &[i32]) -> Game<'a> {
+        Game {
+            kinds,
+            width: width as i32,
+            height: height as i32,
+            board: cells.to_vec(),
+            stacks: [Vec::new(), Vec::new()],
+            over: None,
+        }
+    }
+
+    /// The cells, row 1 first.
+    pub fn board(&self) -> &[i32] {
+        &self.board
+    }
+
+    /// The stack of a colour, bottom first.
+    pub fn stack(&self, colour: usize) -> &[i64] {
+        &self.stacks[colour]
+    }
+
+    fn top(&self, colour: usize) -> i64 {
+        self.stacks[colour].last().copied().unwrap_or(0)
+    }
+
+    fn pop(&mut self, colour: usize) -> i64 {
+        self.stacks[colour].pop().unwrap_or(0)
+    }
+
+    /// §5.1: an invalid move skips the next one when both tops are
+    /// non-zero (an empty stack counts as 0).
+    pub fn skip(&self) -> bool {
+        self.top(0) != 0 && self.top(1) != 0
+    }
+
+    /// The value pushed or acted on for a piece of `kind` on `sq` (§4, §5.2).
+    fn value(&self, kind: usize, sq: i32) -> i64 {
+        let k = &self.kinds[kind];
+        match k.value_of {
+            VALUE_X => i64::from(sq % self.width + 1),
+            VALUE_Y => i64::from(sq / self.width + 1),
+            _ => k.value,
+        }
+    }
+
+    /// Whether a piece of colour `by` attacks `sq` on `board` (§5.4).
+    fn attacked(&self, board: &[i32], sq: i32, by: i32) -> bool {
+        for (s, &cell) in board.iter().enumerate() {
+            if cell <= 0 || (cell - 1) % 2 != by {
+                continue;
+            }
+            let kind = (cell - 1) / 2;
+            let k = &self.kinds[kind as usize];
+            let code = k.code[by as usize];
+            let search = Search {
+                board,
+                width: self.width,
+                height: self.height,
+                code,
+                colour: by,
+                from: s as i32,
+                royal: k.royal,
+                attack: true,
+                target: sq,
+                promo: -1,
+                nkinds: self.kinds.len() as i32,
+                nregs: code.first().copied().unwrap_or(0) as usize,
+            };
+            if search.explore(kind).0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// True when some royal piece of `colour` on `board` is attacked.
+    fn royal_attacked(&self, board: &[i32], colour: i32) -> bool {
+        for (s, &cell) in board.iter().enumerate() {
+            if cell > 0
+                && (cell - 1) % 2 == colour
+                && self.kinds[((cell - 1) / 2) as usize].royal
+                && self.attacked(board, s as i32, 1 - colour)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// True when a player has lost (§5.4): all of its royal pieces are
+    /// attacked, or it has none. Checked before every move.
+    pub fn game_over(&mut self) -> bool {
+        if let Some(over) = self.over {
+            return over;
+        }
+        let mut over = false;
+        for colour in 0..2 {
+            let mut royals = 0;
+            let mut attacked = 0;
+            for (s, &cell) in self.board.iter().enumerate() {
+                if cell > 0
+                    && (cell - 1) % 2 == colour
+                    && self.kinds[((cell - 1) / 2) as usize].royal
+                {
+                    royals += 1;
+                    if self.attacked(&self.board, s as i32, 1 - colour) {
+                        attacked += 1;
+                    } else {
+                        break;
+                    }
+                }
+            }
+            if royals == attacked {
+                over = true;
+            }
+        }
+        self.over = Some(over);
+        over
+    }
+
+    /// §5.3: puts a piece on `sq` when it is empty.
+    pub fn place(&mut self, colour: usize, kind: usize, sq: usize) {
+        if self.board[sq] == EMPTY {
+            self.board[sq] = piece(kind as i32, colour as i32);
+            self.over = None;
+        }
+    }
+
+    /// §5.1: the move `kind from -> to` (`= promo` when `promo >= 0`) of
+    /// `colour` in turn `turn`. Ok(true) when valid (and made), Ok(false)
+    /// when invalid (nothing changed), Err(line) on a runtime error.
+    pub fn step(
+        &mut self,
+        turn: u64,
+        colour: usize,
+        mv: [i32; 4],
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> Result<bool, String> {
+        let [kind, from, to, promo] = mv;
+        let me = colour as i32;
+        if self.board[from as usize] != piece(kind, me) {
+            return Ok(false);
+        }
+        let k = &self.kinds[kind as usize];
+        let code = k.code[colour];
+        let search = Search {
+            board: &self.board,
+            width: self.width,
+            height: self.height,
+            code,
+            colour: me,
+            from,
+            royal: k.royal,
+            attack: false,
+            target: to,
+            promo,
+            nkinds: self.kinds.len() as i32,
+            nregs: code.first().copied().unwrap_or(0) as usize,
+        };
+        let outcome = match search.explore(kind).1 {
+            Some(o) => o,
+            None => return Ok(false),
+        };
+        let hole = outcome[0];
+        let ncaps = outcome[1] as usize;
+        let caps = &outcome[2..2 + ncaps];
+        let new_kind = outcome[2 + ncaps];
+        let mut board = self.board.clone();
+        board[from as usize] = EMPTY;
+        for &c in caps {
+            board[c as usize] = EMPTY;
+        }
+        if hole < 0 {
+            board[to as usize] = piece(new_kind, me);
+        }
+        // §5.1: after a valid move no royal piece of the mover is attacked.
+        if self.royal_attacked(&board, me) {
+            return Ok(false);
+        }
+        // §5.2: each capture pushes the captured piece's value on the
+        // stack of its colour (royal pieces push nothing).
+        for &c in caps {
+            let cell = self.board[c as usize];
+            let ck = ((cell - 1) / 2) as usize;
+            let cc = ((cell - 1) % 2) as usize;
+            if !self.kinds[ck].royal {
+                let v = self.value(ck, c);
+                self.stacks[cc].push(v);
+            }
+        }
+        self.board = board;
+        self.over = None;
+        if hole >= 0 {
+            let v = self.value(new_kind as usize, hole);
+            self.hole_action(v.rem_euclid(6), colour, input, output)
+                .map_err(|cause| fault(turn, colour, cause))?;
+        }
+        Ok(true)
+    }
+
+    /// §4: the stack action of a piece that fell into a hole.
+    fn hole_action(
+        &mut self,
+        action: i64,
+        colour: usize,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+    ) -> Result<(), &'static str> {
+        match action {
+            0 => {
+                let a = self.pop(colour);
+                let b = self.pop(colour);
+                self.stacks[colour].push(a.wrapping_add(b));
+            }
+            1 => {
+                let a = self.pop(colour);
+                let b = self.pop(colour);
+                self.stacks[colour].push(a.wrapping_sub(b));
+            }
+            2 => {
+                let a = self.pop(colour);
+                let b = self.pop(colour);
+                self.stacks[colour].push(i64::from(a == b));
+            }
+            3 => {
+                output.flush().map_err(|_| CANNOT_WRITE)?;
+                let v = read_number(input)?;
+                self.stacks[colour].push(v);
+            }
+            4 => {
+                let v = self.top(colour);
+                writeln!(output, "{}", v).map_err(|_| CANNOT_WRITE)?;
+            }
+            _ => {
+                self.pop(colour);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// §4 action 3: reads one whitespace-separated integer. End of input
+/// gives -1; a word that is not `[+-]?[0-9]+` or does not fit in 64 bits
+/// is an error.
+pub fn read_number(input: &mut dyn BufRead) -> Result<i64, &'static str> {
+    // Skip blanks.
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Err(CANNOT_READ),
+        };
+        if buf.is_empty() {
+            return Ok(-1);
+        }
+        let n = buf.iter().take_while(|&&b| is_blank(b)).count();
+        let done = n < buf.len();
+        input.consume(n);
+        if done {
+            break;
+        }
+    }
+    let mut negative = false;
+    let mut first = true;
+    let mut digits = 0u64;
+    let mut bad = false;
+    let mut overflow = false;
+    let mut magnitude: u64 = 0;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Err(CANNOT_READ),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let mut used = 0;
+        let mut ended = false;
+        for &b in buf {
+            if is_blank(b) {
+                ended = true;
+                break;
+            }
+            used += 1;
+            if first && (b == b'-' || b == b'+') {
+                negative = b == b'-';
+            } else if b.is_ascii_digit() {
+                digits += 1;
+                match magnitude
+                    .checked_mul(10)
+                    .and_then(|m| m.checked_add(u64::from(b - b'0')))
+                {
+                    Some(m) => magnitude = m,
+                    None => overflow = true,
+                }
+            } else {
+                bad = true;
+            }
+            first = false;
+        }
+        input.consume(used);
+        if ended {
+            break;
+        }
+    }
+    if bad || digits == 0 {
+        return Err(NOT_A_NUMBER);
+    }
+    let limit: u64 = if negative { 1 << 63 } else { (1 << 63) - 1 };
+    if overflow || magnitude > limit {
+        return Err(OUT_OF_RANGE);
+    }
+    if negative {
+        Ok((magnitude as i64).wrapping_neg())
+    } else {
+        Ok(magnitude as i64)
+    }
+}

@@ -1,0 +1,2360 @@
+//! The InfChessPro board runtime: the infinite board, the move rules, the
+//! integer input reader and the output helpers.
+//!
+//! This one source is used by the interpreter (as `crate::runtime::icp_board`)
+//! and is embedded verbatim in every generated Rust program (as
+//! `mod icp_rt { .. }`), so it uses `std` only, has no `unsafe`, never panics
+//! and never prints. It implements `docs/runtime-design.md` exactly; the
+//! language contract is `shared/spec/infchesspro.md`, whose sections (§) are
+//! cited on each item.
+//!
+//! Data structures (runtime-design.md, "Data structures and costs"):
+//! - occupancy: an open-addressing hash table square -> piece slot with a
+//!   fixed multiply/xor-shift hash (deterministic, no random seed);
+//! - pieces: a slot table whose captured slots are reused through a free list;
+//! - per name: a doubly linked list of live pieces, newest at the head, and a
+//!   live count;
+//! - per colour: the live kings; per colour and kind: a live count;
+//! - four lazily built line indices (rows, columns, diagonals, anti-diagonals)
+//!   answering "first piece along a ray" beyond the first `PROBE` squares.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, ErrorKind, Write};
+
+/// An interned piece name: the compiler numbers the names of a program
+/// `0..names` (runtime-design.md, "Semantics pinned here"; spec §2, §4.1).
+pub type Name = u32;
+
+/// A piece colour (spec §3). Numbered white = 0, black = 1 as in
+/// runtime-design.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Colour {
+    /// White: its pawns move towards larger rows (spec §3).
+    White = 0,
+    /// Black: its pawns move towards smaller rows (spec §3).
+    Black = 1,
+}
+
+impl Colour {
+    /// The other colour: the one whose pieces this colour may capture and
+    /// whose pieces may attack this colour's kings (spec §7).
+    #[inline]
+    pub fn other(self) -> Colour {
+        match self {
+            Colour::White => Colour::Black,
+            Colour::Black => Colour::White,
+        }
+    }
+
+    /// The design's number for this colour: white 0, black 1.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// A piece kind (spec §3, geometry in §7 rule 3). Numbered king 0, queen 1,
+/// rook 2, bishop 3, knight 4, pawn 5 as in runtime-design.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// King: moves one square in any of the 8 directions.
+    King = 0,
+    /// Queen: slides like a rook or a bishop.
+    Queen = 1,
+    /// Rook: slides along its row or column.
+    Rook = 2,
+    /// Bishop: slides along its two diagonals.
+    Bishop = 3,
+    /// Knight: jumps (1, 2) or (2, 1) in any orientation.
+    Knight = 4,
+    /// Pawn: one square forward onto an empty square, or one square
+    /// diagonally forward onto an enemy piece.
+    Pawn = 5,
+}
+
+impl Kind {
+    /// The design's number for this kind: king 0 … pawn 5.
+    #[inline]
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// The colour and kind a piece letter stands for (spec §2): `K Q R B N P`
+/// are white, `k q r b n p` black. `None` for any other character.
+pub fn piece_from_letter(letter: char) -> Option<(Colour, Kind)> {
+    let colour = if letter.is_ascii_uppercase() {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let kind = match letter.to_ascii_uppercase() {
+        'K' => Kind::King,
+        'Q' => Kind::Queen,
+        'R' => Kind::Rook,
+        'B' => Kind::Bishop,
+        'N' => Kind::Knight,
+        'P' => Kind::Pawn,
+        _ => return None,
+    };
+    Some((colour, kind))
+}
+
+/// A runtime error cause (spec §8). Each maps to one exact text of
+/// runtime-design.md, "Runtime error lines", through [`Fault::cause`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Input text where a number was expected is not a number (spec §6).
+    NotANumber,
+    /// An input number is outside the signed 64-bit range (spec §6).
+    NumberOutOfRange,
+    /// A `*` jump target names a label no statement has (spec §5); holds the
+    /// value read.
+    NoSuchLabel(i64),
+    /// A `*` jump target that had to be taken found end of input (spec §6).
+    EndOfInputInTarget,
+    /// Memory is exhausted (spec §8).
+    OutOfMemory,
+    /// Standard input could not be read (spec §8).
+    ReadFailed,
+    /// Standard output could not be written (spec §8).
+    WriteFailed,
+}
+
+impl Fault {
+    /// The cause text of this fault, byte-identical in every back end
+    /// (runtime-design.md, "Runtime error lines"; spec §8), e.g.
+    /// `input is not a number (§6)`. No newline.
+    pub fn cause(&self) -> String {
+        match self {
+            Fault::NotANumber => "input is not a number (§6)".to_string(),
+            Fault::NumberOutOfRange => {
+                "input number is outside the signed 64-bit range (§6)".to_string()
+            }
+            Fault::NoSuchLabel(v) => format!("no statement is labelled {} (§5)", v),
+            Fault::EndOfInputInTarget => "end of input in a `*` jump target (§6)".to_string(),
+            Fault::OutOfMemory => "memory exhausted (§8)".to_string(),
+            Fault::ReadFailed => "cannot read standard input (§8)".to_string(),
+            Fault::WriteFailed => "cannot write standard output (§8)".to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for Fault {
+    /// Writes [`Fault::cause`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.cause())
+    }
+}
+
+/// The one standard-error line of a runtime error (spec §8):
+/// `error: statement LABEL: CAUSE`, without a newline, where LABEL is the
+/// label of the statement that was running and CAUSE is [`Fault::cause`].
+pub fn error_line(label: i64, fault: &Fault) -> String {
+    format!("error: statement {}: {}", label, fault.cause())
+}
+
+// ---------------------------------------------------------------------------
+// Occupancy: square -> piece slot
+// ---------------------------------------------------------------------------
+
+/// "No slot": an empty hash entry, the end of a linked list.
+const NIL: u32 = u32::MAX;
+
+/// The largest number of piece slots; one more is a memory fault.
+const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
+
+/// Squares probed directly in the hash table along a ray before the line
+/// index is used (runtime-design.md: PROBE = 8).
+const PROBE: u64 = 8;
+
+/// The deterministic hash of a square: a multiply/xor-shift mix of row and
+/// col (runtime-design.md). The table uses the top bits.
+#[inline]
+fn square_hash(row: i64, col: i64) -> u64 {
+    let h = (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (col as u64);
+    let h = h ^ (h >> 29);
+    h.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+}
+
+/// One entry of the occupancy table; `slot == NIL` marks an empty entry.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    row: i64,
+    col: i64,
+    slot: u32,
+}
+
+const VACANT: Entry = Entry {
+    row: 0,
+    col: 0,
+    slot: NIL,
+};
+
+/// Open addressing with linear probing and backward-shift deletion (no
+/// tombstones), a power-of-two number of entries, at most half full. It
+/// never shrinks, so its size follows the peak number of live pieces.
+#[derive(Clone, Debug)]
+struct SquareTable {
+    entries: Vec<Entry>,
+    /// 64 − log2(entries.len()); 63 while the table is unallocated.
+    shift: u32,
+    len: usize,
+}
+
+impl SquareTable {
+    fn new() -> SquareTable {
+        SquareTable {
+            entries: Vec::new(),
+            shift: 63,
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn mask(&self) -> usize {
+        self.entries.len().wrapping_sub(1)
+    }
+
+    #[inline]
+    fn home(&self, row: i64, col: i64) -> usize {
+        (square_hash(row, col) >> self.shift) as usize & self.mask()
+    }
+
+    /// The slot of the piece on (row, col), if any.
+    #[inline]
+    fn get(&self, row: i64, col: i64) -> Option<u32> {
+        let mask = self.mask();
+        let mut i = self.home(row, col);
+        loop {
+            let e = self.entries.get(i)?;
+            if e.slot == NIL {
+                return None;
+            }
+            if e.row == row && e.col == col {
+                return Some(e.slot);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Makes room for one more entry. Fails only when memory is exhausted.
+    fn reserve_one(&mut self) -> Result<(), Fault> {
+        if self.len.saturating_add(1).saturating_mul(2) <= self.entries.len() {
+            return Ok(());
+        }
+        let new_len = match self.entries.len() {
+            0 => 16,
+            n => n.checked_mul(2).ok_or(Fault::OutOfMemory)?,
+        };
+        let mut grown: Vec<Entry> = Vec::new();
+        grown
+            .try_reserve_exact(new_len)
+            .map_err(|_| Fault::OutOfMemory)?;
+        grown.resize(new_len, VACANT);
+        let old = std::mem::replace(&mut self.entries, grown);
+        self.shift = 64 - new_len.trailing_zeros();
+        self.len = 0;
+        for e in old {
+            if e.slot != NIL {
+                self.insert_new(e.row, e.col, e.slot);
+            }
+        }
+        Ok(())
+    }
+
+    /// Inserts a square known to be absent. The caller guarantees room: a
+    /// `reserve_one` before, or a `remove` just before in the same move.
+    #[inline]
+    fn insert_new(&mut self, row: i64, col: i64, slot: u32) {
+        let mask = self.mask();
+        let mut i = self.home(row, col);
+        for _ in 0..self.entries.len() {
+            match self.entries.get_mut(i) {
+                Some(e) if e.slot == NIL => {
+                    *e = Entry { row, col, slot };
+                    self.len += 1;
+                    return;
+                }
+                Some(_) => i = (i + 1) & mask,
+                None => return,
+            }
+        }
+    }
+
+    /// Changes the slot stored for an occupied square (a capture).
+    #[inline]
+    fn set(&mut self, row: i64, col: i64, slot: u32) {
+        let mask = self.mask();
+        let mut i = self.home(row, col);
+        for _ in 0..self.entries.len() {
+            match self.entries.get_mut(i) {
+                Some(e) if e.slot == NIL => return,
+                Some(e) if e.row == row && e.col == col => {
+                    e.slot = slot;
+                    return;
+                }
+                Some(_) => i = (i + 1) & mask,
+                None => return,
+            }
+        }
+    }
+
+    /// Empties (row, col), shifting later entries of its probe run back.
+    #[inline]
+    fn remove(&mut self, row: i64, col: i64) {
+        let mask = self.mask();
+        let mut hole = self.home(row, col);
+        loop {
+            match self.entries.get(hole) {
+                Some(e) if e.slot == NIL => return,
+                Some(e) if e.row == row && e.col == col => break,
+                Some(_) => hole = (hole + 1) & mask,
+                None => return,
+            }
+        }
+        let mut j = (hole + 1) & mask;
+        loop {
+            let e = match self.entries.get(j) {
+                Some(e) if e.slot != NIL => *e,
+                _ => break,
+            };
+            let ideal = self.home(e.row, e.col);
+            // `e` may fill the hole iff the hole lies on its probe run,
+            // i.e. cyclically within [ideal, j).
+            if (j.wrapping_sub(ideal) & mask) >= (j.wrapping_sub(hole) & mask) {
+                if let Some(h) = self.entries.get_mut(hole) {
+                    *h = e;
+                }
+                hole = j;
+            }
+            j = (j + 1) & mask;
+        }
+        if let Some(h) = self.entries.get_mut(hole) {
+            *h = VACANT;
+        }
+        self.len = self.len.saturating_sub(1);
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Line indices
+// ---------------------------------------------------------------------------
+
+/// The four kinds of line a ray runs along; the index of `Board::lines`.
+const ROWS: usize = 0;
+const COLS: usize = 1;
+const DIAGONALS: usize = 2;
+const ANTI_DIAGONALS: usize = 3;
+
+/// The line kind of a ray direction (each component −1, 0 or 1, not both 0).
+#[inline]
+fn line_of(dr: i64, dc: i64) -> usize {
+    if dr == 0 {
+        ROWS
+    } else if dc == 0 {
+        COLS
+    } else if dr == dc {
+        DIAGONALS
+    } else {
+        ANTI_DIAGONALS
+    }
+}
+
+/// The (key, position) of a square in a line index: rows (row, col),
+/// columns (col, row), diagonals (row − col, row), anti-diagonals
+/// (row + col, row). Keys need 65 bits, hence i128.
+#[inline]
+fn line_key(line: usize, row: i64, col: i64) -> (i128, i64) {
+    match line {
+        ROWS => (row as i128, col),
+        COLS => (col as i128, row),
+        DIAGONALS => (row as i128 - col as i128, row),
+        _ => (row as i128 + col as i128, row),
+    }
+}
+
+/// How many steps from coordinate `x` in direction `d` stay inside i64.
+#[inline]
+fn edge_steps(x: i64, d: i64) -> u64 {
+    if d > 0 {
+        i64::MAX.abs_diff(x)
+    } else if d < 0 {
+        x.abs_diff(i64::MIN)
+    } else {
+        u64::MAX
+    }
+}
+
+/// The 4 orthogonal ray directions (rook and queen lines), then the 4
+/// diagonal ones (bishop and queen lines).
+const ORTHOGONAL: [(i64, i64); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+const DIAGONAL: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+const KNIGHT_JUMPS: [(i64, i64); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING_STEPS: [(i64, i64); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+
+// ---------------------------------------------------------------------------
+// The board
+// ---------------------------------------------------------------------------
+
+/// One slot of the piece table. A dead slot is on the free list through
+/// `next`.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    row: i64,
+    col: i64,
+    name: u32,
+    /// Name list links (older piece = `next`); free list link when dead.
+    prev: u32,
+    next: u32,
+    /// Position in `Board::kings[colour]` when a king.
+    king_at: u32,
+    colour: Colour,
+    kind: Kind,
+    live: bool,
+}
+
+/// The live pieces of one name: newest first, and how many.
+#[derive(Clone, Copy, Debug)]
+struct NameList {
+    head: u32,
+    count: u64,
+}
+
+const NO_PIECES: NameList = NameList {
+    head: NIL,
+    count: 0,
+};
+
+/// A hypothetical position seen by a legality test without touching the
+/// board: the mover's square s is empty, the target t holds the mover.
+#[derive(Clone, Copy, Debug)]
+struct Overlay {
+    sr: i64,
+    sc: i64,
+    tr: i64,
+    tc: i64,
+    mover: u32,
+}
+
+/// The infinite board of spec §3 with its pieces, and the commands of §4.1
+/// to §4.4 and §4.7.
+///
+/// Squares are (row, col) pairs of i64; every i64 pair exists. Names are
+/// `0..names` as given to [`Board::new`]; any other name has no pieces:
+/// it counts 0, its moves fail, and placing it fails.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Number of interned names; valid names are `0..names`.
+    names: usize,
+    squares: SquareTable,
+    pieces: Vec<Piece>,
+    free: u32,
+    live: u64,
+    /// Per name, grown on demand up to `names` entries.
+    lists: Vec<NameList>,
+    kings: [Vec<u32>; 2],
+    /// Live pieces per colour and kind.
+    counts: [[u64; 6]; 2],
+    /// Line indices (rows, cols, diagonals, anti-diagonals), `None` until
+    /// first needed.
+    lines: [Option<BTreeSet<(i128, i64)>>; 4],
+    any_line: bool,
+}
+
+impl Board {
+    /// An empty board (spec §3) for a program with `names` interned names
+    /// (`0..names`). Allocates nothing yet; tables grow as pieces are placed.
+    pub fn new(names: usize) -> Board {
+        Board {
+            names,
+            squares: SquareTable::new(),
+            pieces: Vec::new(),
+            free: NIL,
+            live: 0,
+            lists: Vec::new(),
+            kings: [Vec::new(), Vec::new()],
+            counts: [[0; 6]; 2],
+            lines: [None, None, None, None],
+            any_line: false,
+        }
+    }
+
+    /// The number of interned names this board was made for.
+    pub fn names(&self) -> usize {
+        self.names
+    }
+
+    /// The number of live pieces on the board, of every name and colour.
+    pub fn live_pieces(&self) -> u64 {
+        self.live
+    }
+
+    /// §4.1 Place: puts a new piece (colour, kind, name) on (row, col).
+    ///
+    /// `Ok(true)` if placed; `Ok(false)` if the square is occupied (or the
+    /// name is outside `0..names`), and nothing changes. Check does not
+    /// matter. The new piece is its name's newest (§3 serial order).
+    /// Errors: [`Fault::OutOfMemory`] (§8) when a table cannot grow; the
+    /// board is then unchanged.
+    pub fn place(
+        &mut self,
+        name: Name,
+        colour: Colour,
+        kind: Kind,
+        row: i64,
+        col: i64,
+    ) -> Result<bool, Fault> {
+        let name_at = name as usize;
+        if name_at >= self.names || self.squares.get(row, col).is_some() {
+            return Ok(false);
+        }
+        // Reserve everything first so that a memory fault changes nothing.
+        self.squares.reserve_one()?;
+        if self.lists.len() <= name_at {
+            let extra = name_at + 1 - self.lists.len();
+            self.lists
+                .try_reserve(extra)
+                .map_err(|_| Fault::OutOfMemory)?;
+            self.lists.resize(name_at + 1, NO_PIECES);
+        }
+        let kings = &mut self.kings[colour.index()];
+        if kind == Kind::King {
+            kings.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
+        }
+        let king_at = u32::try_from(kings.len()).map_err(|_| Fault::OutOfMemory)?;
+        let old_head = self.lists.get(name_at).map_or(NIL, |l| l.head);
+        let piece = Piece {
+            row,
+            col,
+            name,
+            prev: NIL,
+            next: old_head,
+            king_at,
+            colour,
+            kind,
+            live: true,
+        };
+        let slot = if self.free != NIL {
+            let slot = self.free;
+            match self.pieces.get_mut(slot as usize) {
+                Some(p) => {
+                    self.free = p.next;
+                    *p = piece;
+                }
+                None => return Err(Fault::OutOfMemory),
+            }
+            slot
+        } else {
+            if self.pieces.len() >= MAX_SLOTS {
+                return Err(Fault::OutOfMemory);
+            }
+            self.pieces.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
+            self.pieces.push(piece);
+            (self.pieces.len() - 1) as u32
+        };
+        // Mutations below cannot fail.
+        if let Some(p) = self.pieces.get_mut(old_head as usize) {
+            p.prev = slot;
+        }
+        if let Some(list) = self.lists.get_mut(name_at) {
+            list.head = slot;
+            list.count += 1;
+        }
+        if kind == Kind::King {
+            self.kings[colour.index()].push(slot);
+        }
+        self.counts[colour.index()][kind.index()] += 1;
+        self.live += 1;
+        self.squares.insert_new(row, col, slot);
+        if self.any_line {
+            self.index_insert(row, col);
+        }
+        Ok(true)
+    }
+
+    /// §4.2 Move by squares: moves the piece on (r1, c1), of either colour,
+    /// to (r2, c2) if the move is legal (§7), capturing what stands there.
+    ///
+    /// `Ok(false)` if (r1, c1) is empty or the move is illegal; nothing
+    /// changes then. Never returns an error today (moves allocate nothing
+    /// fallible); the `Result` keeps every command's shape alike.
+    pub fn move_squares(&mut self, r1: i64, c1: i64, r2: i64, c2: i64) -> Result<bool, Fault> {
+        match self.squares.get(r1, c1) {
+            Some(slot) => Ok(self.try_move(slot, r2, c2)),
+            None => Ok(false),
+        }
+    }
+
+    /// §4.3 Move by name, absolute: the live pieces called `name` are tried
+    /// newest first; the first whose move to (row, col) is legal (§7) moves.
+    ///
+    /// `Ok(false)` if none can (or none exists); nothing changes then.
+    /// Never returns an error today (see [`Board::move_squares`]).
+    pub fn move_name_to(&mut self, name: Name, row: i64, col: i64) -> Result<bool, Fault> {
+        let mut slot = self.head_of(name);
+        while let Some(p) = self.pieces.get(slot as usize) {
+            let next = p.next;
+            if self.try_move(slot, row, col) {
+                return Ok(true);
+            }
+            slot = next;
+        }
+        Ok(false)
+    }
+
+    /// §4.4 Move by name, relative: as [`Board::move_name_to`], each
+    /// candidate on (r, c) aiming at (r + drow, c + dcol). A candidate whose
+    /// target leaves the i64 range cannot move.
+    ///
+    /// `Ok(false)` if no candidate can move; nothing changes then.
+    /// Never returns an error today (see [`Board::move_squares`]).
+    #[inline]
+    pub fn move_name_by(&mut self, name: Name, drow: i64, dcol: i64) -> Result<bool, Fault> {
+        let mut slot = self.head_of(name);
+        while let Some(p) = self.pieces.get(slot as usize) {
+            let next = p.next;
+            let target = p.row.checked_add(drow).zip(p.col.checked_add(dcol));
+            if target.is_some_and(|(tr, tc)| self.try_move(slot, tr, tc)) {
+                return Ok(true);
+            }
+            slot = next;
+        }
+        Ok(false)
+    }
+
+    /// §4.7 Count: the number of live pieces called `name` (0 for a name
+    /// never placed or outside `0..names`).
+    #[inline]
+    pub fn count(&self, name: Name) -> u64 {
+        self.lists.get(name as usize).map_or(0, |l| l.count)
+    }
+
+    /// The piece on (row, col), if any: its colour, kind and name (§3).
+    pub fn piece_at(&self, row: i64, col: i64) -> Option<(Colour, Kind, Name)> {
+        let slot = self.squares.get(row, col)?;
+        let p = self.pieces.get(slot as usize)?;
+        Some((p.colour, p.kind, p.name))
+    }
+
+    // -- internals --------------------------------------------------------
+
+    #[inline]
+    fn head_of(&self, name: Name) -> u32 {
+        self.lists.get(name as usize).map_or(NIL, |l| l.head)
+    }
+
+    /// The slot on (row, col) as the overlay sees it.
+    #[inline]
+    fn at(&self, row: i64, col: i64, ov: &Overlay) -> Option<u32> {
+        if row == ov.tr && col == ov.tc {
+            Some(ov.mover)
+        } else if row == ov.sr && col == ov.sc {
+            None
+        } else {
+            self.squares.get(row, col)
+        }
+    }
+
+    /// Whether the overlay shows a piece of `colour` and `kind` on
+    /// `square + offset` (false if that square leaves i64).
+    #[inline]
+    fn holds(
+        &self,
+        square: (i64, i64),
+        offset: (i64, i64),
+        colour: Colour,
+        kind: Kind,
+        ov: &Overlay,
+    ) -> bool {
+        let (r, c) = match (
+            square.0.checked_add(offset.0),
+            square.1.checked_add(offset.1),
+        ) {
+            (Some(r), Some(c)) => (r, c),
+            _ => return false,
+        };
+        match self.at(r, c, ov).and_then(|s| self.pieces.get(s as usize)) {
+            Some(p) => p.colour == colour && p.kind == kind,
+            None => false,
+        }
+    }
+
+    /// §7: tries to move the piece in `slot` to (tr, tc); moves it and
+    /// returns true iff legal.
+    #[inline]
+    fn try_move(&mut self, slot: u32, tr: i64, tc: i64) -> bool {
+        let p = match self.pieces.get(slot as usize) {
+            Some(p) => *p,
+            None => return false,
+        };
+        // Rule 1: t != s.
+        if tr == p.row && tc == p.col {
+            return false;
+        }
+        // Rule 2: t empty or holding the other colour.
+        let captured = self.squares.get(tr, tc);
+        if let Some(v) = captured {
+            match self.pieces.get(v as usize) {
+                Some(q) if q.colour != p.colour => {}
+                _ => return false,
+            }
+        }
+        // Rule 3: geometry.
+        let dr = tr as i128 - p.row as i128;
+        let dc = tc as i128 - p.col as i128;
+        let (adr, adc) = (dr.unsigned_abs(), dc.unsigned_abs());
+        let ov = Overlay {
+            sr: p.row,
+            sc: p.col,
+            tr,
+            tc,
+            mover: slot,
+        };
+        let fits = match p.kind {
+            Kind::King => adr <= 1 && adc <= 1,
+            Kind::Knight => (adr == 1 && adc == 2) || (adr == 2 && adc == 1),
+            Kind::Rook => (adr == 0 || adc == 0) && self.clear_between(&ov, dr, dc),
+            Kind::Bishop => adr == adc && self.clear_between(&ov, dr, dc),
+            Kind::Queen => (adr == 0 || adc == 0 || adr == adc) && self.clear_between(&ov, dr, dc),
+            Kind::Pawn => {
+                let forward = match p.colour {
+                    Colour::White => 1,
+                    Colour::Black => -1,
+                };
+                dr == forward
+                    && ((dc == 0 && captured.is_none()) || (adc == 1 && captured.is_some()))
+            }
+        };
+        if !fits {
+            return false;
+        }
+        // Rule 4: no king of the mover's colour attacked afterwards.
+        if !self.kings[p.colour.index()].is_empty() && self.own_king_attacked(p.colour, &ov) {
+            return false;
+        }
+        self.perform(slot, &ov, captured);
+        true
+    }
+
+    /// Whether every square strictly between s and t (a straight or
+    /// diagonal line, already checked) is empty.
+    #[inline]
+    fn clear_between(&mut self, ov: &Overlay, dr: i128, dc: i128) -> bool {
+        let steps = dr.unsigned_abs().max(dc.unsigned_abs());
+        let limit = u64::try_from(steps.saturating_sub(1)).unwrap_or(u64::MAX);
+        if limit == 0 {
+            return true;
+        }
+        let dir_r = dr.signum() as i64;
+        let dir_c = dc.signum() as i64;
+        self.first_on_ray((ov.sr, ov.sc), (dir_r, dir_c), limit, ov)
+            .is_none()
+    }
+
+    /// The slot of the first piece the overlay shows along the ray from
+    /// `from` = (row, col) in direction `dir` = (dr, dc), within `limit` steps and the i64
+    /// edge. The first PROBE squares are probed in the hash table, the rest
+    /// is asked of the line index (built on first need).
+    #[inline]
+    fn first_on_ray(
+        &mut self,
+        from: (i64, i64),
+        dir: (i64, i64),
+        limit: u64,
+        ov: &Overlay,
+    ) -> Option<u32> {
+        let ((row, col), (dr, dc)) = (from, dir);
+        let limit = limit.min(edge_steps(row, dr)).min(edge_steps(col, dc));
+        let (mut r, mut c) = (row, col);
+        for _ in 0..limit.min(PROBE) {
+            // In range: at most `limit` steps, bounded by the edge.
+            r = r.wrapping_add(dr);
+            c = c.wrapping_add(dc);
+            if let Some(slot) = self.at(r, c, ov) {
+                return Some(slot);
+            }
+        }
+        if limit <= PROBE {
+            return None;
+        }
+        self.far_on_ray(from, dir, limit, ov)
+    }
+
+    /// `first_on_ray` beyond the probed squares: steps PROBE+1 ..= limit
+    /// (limit already within the edge), from the line index.
+    fn far_on_ray(
+        &mut self,
+        from: (i64, i64),
+        dir: (i64, i64),
+        limit: u64,
+        ov: &Overlay,
+    ) -> Option<u32> {
+        let ((row, col), (dr, dc)) = (from, dir);
+        let line = line_of(dr, dc);
+        self.ensure_line(line);
+        let set = self.lines.get(line)?.as_ref()?;
+        let (key, p0) = line_key(line, row, col);
+        let sign: i128 = if line == ROWS { dc as i128 } else { dr as i128 };
+        let near = i64::try_from(p0 as i128 + sign * (PROBE as i128 + 1)).ok()?;
+        let far = i64::try_from(p0 as i128 + sign * limit as i128).ok()?;
+        let (skey, spos) = line_key(line, ov.sr, ov.sc);
+        let skip = if skey == key { Some(spos) } else { None };
+        let found = if sign > 0 {
+            if near > far {
+                return None;
+            }
+            set.range((key, near)..=(key, far))
+                .map(|&(_, pos)| pos)
+                .find(|&pos| Some(pos) != skip)
+        } else {
+            if far > near {
+                return None;
+            }
+            set.range((key, far)..=(key, near))
+                .rev()
+                .map(|&(_, pos)| pos)
+                .find(|&pos| Some(pos) != skip)
+        };
+        let mut best: Option<u128> = found.map(|pos| ((pos as i128 - p0 as i128) * sign) as u128);
+        // The mover's target square, which the index may not hold yet.
+        let (tkey, tpos) = line_key(line, ov.tr, ov.tc);
+        if tkey == key {
+            let steps = (tpos as i128 - p0 as i128) * sign;
+            if steps > PROBE as i128
+                && steps <= limit as i128
+                && best.is_none_or(|b| b > steps as u128)
+            {
+                best = Some(steps as u128);
+            }
+        }
+        let steps = best? as i128;
+        let r = i64::try_from(row as i128 + dr as i128 * steps).ok()?;
+        let c = i64::try_from(col as i128 + dc as i128 * steps).ok()?;
+        self.at(r, c, ov)
+    }
+
+    /// Builds the line index of `line` from every live piece, if absent.
+    fn ensure_line(&mut self, line: usize) {
+        let absent = matches!(self.lines.get(line), Some(None));
+        if !absent {
+            return;
+        }
+        let set: BTreeSet<(i128, i64)> = self
+            .pieces
+            .iter()
+            .filter(|p| p.live)
+            .map(|p| line_key(line, p.row, p.col))
+            .collect();
+        if let Some(entry) = self.lines.get_mut(line) {
+            *entry = Some(set);
+        }
+        self.any_line = true;
+    }
+
+    fn index_insert(&mut self, row: i64, col: i64) {
+        for (line, set) in self.lines.iter_mut().enumerate() {
+            if let Some(set) = set {
+                set.insert(line_key(line, row, col));
+            }
+        }
+    }
+
+    fn index_remove(&mut self, row: i64, col: i64) {
+        for (line, set) in self.lines.iter_mut().enumerate() {
+            if let Some(set) = set {
+                set.remove(&line_key(line, row, col));
+            }
+        }
+    }
+
+    /// Rule 4 of §7: whether, in the overlay's position, some king of
+    /// `colour` is attacked by a piece of the other colour.
+    fn own_king_attacked(&mut self, colour: Colour, ov: &Overlay) -> bool {
+        let mut i = 0;
+        while let Some(&king) = self.kings[colour.index()].get(i) {
+            i += 1;
+            let (kr, kc) = if king == ov.mover {
+                (ov.tr, ov.tc)
+            } else {
+                match self.pieces.get(king as usize) {
+                    Some(p) => (p.row, p.col),
+                    None => continue,
+                }
+            };
+            if self.square_attacked(kr, kc, colour.other(), ov) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether a piece of colour `enemy` could capture on (kr, kc) by rule
+    /// 3 geometry in the overlay's position. Each family of probes runs only
+    /// if the enemy has a piece of a kind that attacks that way.
+    fn square_attacked(&mut self, kr: i64, kc: i64, enemy: Colour, ov: &Overlay) -> bool {
+        let n = self.counts[enemy.index()];
+        if n[Kind::Knight.index()] > 0
+            && KNIGHT_JUMPS
+                .iter()
+                .any(|&off| self.holds((kr, kc), off, enemy, Kind::Knight, ov))
+        {
+            return true;
+        }
+        if n[Kind::King.index()] > 0
+            && KING_STEPS
+                .iter()
+                .any(|&off| self.holds((kr, kc), off, enemy, Kind::King, ov))
+        {
+            return true;
+        }
+        if n[Kind::Pawn.index()] > 0 {
+            // A white pawn attacks from one row below, a black one from above.
+            let from = match enemy {
+                Colour::White => -1,
+                Colour::Black => 1,
+            };
+            if self.holds((kr, kc), (from, -1), enemy, Kind::Pawn, ov)
+                || self.holds((kr, kc), (from, 1), enemy, Kind::Pawn, ov)
+            {
+                return true;
+            }
+        }
+        let queens = n[Kind::Queen.index()];
+        if queens + n[Kind::Rook.index()] > 0 {
+            for &dir in ORTHOGONAL.iter() {
+                if self.slider_on_ray((kr, kc), dir, enemy, Kind::Rook, ov) {
+                    return true;
+                }
+            }
+        }
+        if queens + n[Kind::Bishop.index()] > 0 {
+            for &dir in DIAGONAL.iter() {
+                if self.slider_on_ray((kr, kc), dir, enemy, Kind::Bishop, ov) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the first piece along the ray is an enemy `kind` or queen.
+    #[inline]
+    fn slider_on_ray(
+        &mut self,
+        from: (i64, i64),
+        dir: (i64, i64),
+        enemy: Colour,
+        kind: Kind,
+        ov: &Overlay,
+    ) -> bool {
+        match self
+            .first_on_ray(from, dir, u64::MAX, ov)
+            .and_then(|s| self.pieces.get(s as usize))
+        {
+            Some(p) => p.colour == enemy && (p.kind == kind || p.kind == Kind::Queen),
+            None => false,
+        }
+    }
+
+    /// Carries out a legal move: the captured piece (if any) leaves every
+    /// table, the mover goes from s to t.
+    #[inline]
+    fn perform(&mut self, mover: u32, ov: &Overlay, captured: Option<u32>) {
+        match captured {
+            Some(victim) => {
+                self.squares.set(ov.tr, ov.tc, mover);
+                self.squares.remove(ov.sr, ov.sc);
+                self.bury(victim);
+                if self.any_line {
+                    // t stays occupied: only s leaves the indices.
+                    self.index_remove(ov.sr, ov.sc);
+                }
+            }
+            None => {
+                self.squares.remove(ov.sr, ov.sc);
+                self.squares.insert_new(ov.tr, ov.tc, mover);
+                if self.any_line {
+                    self.index_remove(ov.sr, ov.sc);
+                    self.index_insert(ov.tr, ov.tc);
+                }
+            }
+        }
+        if let Some(p) = self.pieces.get_mut(mover as usize) {
+            p.row = ov.tr;
+            p.col = ov.tc;
+        }
+    }
+
+    /// Removes a captured piece from its name list, the counts and the
+    /// king list, and frees its slot. Its square is left to the caller.
+    fn bury(&mut self, victim: u32) {
+        let p = match self.pieces.get(victim as usize) {
+            Some(p) => *p,
+            None => return,
+        };
+        if let Some(q) = self.pieces.get_mut(p.prev as usize) {
+            q.next = p.next;
+        } else if let Some(list) = self.lists.get_mut(p.name as usize) {
+            list.head = p.next;
+        }
+        if let Some(q) = self.pieces.get_mut(p.next as usize) {
+            q.prev = p.prev;
+        }
+        if let Some(list) = self.lists.get_mut(p.name as usize) {
+            list.count = list.count.saturating_sub(1);
+        }
+        let count = &mut self.counts[p.colour.index()][p.kind.index()];
+        *count = count.saturating_sub(1);
+        self.live = self.live.saturating_sub(1);
+        if p.kind == Kind::King {
+            let kings = &mut self.kings[p.colour.index()];
+            let at = p.king_at as usize;
+            if at < kings.len() {
+                kings.swap_remove(at);
+                let moved = kings.get(at).copied().unwrap_or(NIL);
+                if let Some(q) = self.pieces.get_mut(moved as usize) {
+                    q.king_at = p.king_at;
+                }
+            }
+        }
+        if let Some(q) = self.pieces.get_mut(victim as usize) {
+            q.live = false;
+            q.prev = NIL;
+            q.next = self.free;
+        }
+        self.free = victim;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Input and output
+// ---------------------------------------------------------------------------
+
+/// The integer reader behind every `*` (spec §6).
+///
+/// Skips blanks (space, tab, `\r`, `\n`), then reads an optional `-` or `+`
+/// and one or more ASCII digits; the number ends at the first non-digit,
+/// which is left unread. End of input is sticky: once seen, the reader is
+/// never asked again.
+pub struct Input<R: BufRead> {
+    reader: R,
+    eof: bool,
+}
+
+impl<R: BufRead> Input<R> {
+    /// A reader of integers from `reader` (usually locked, buffered stdin).
+    pub fn new(reader: R) -> Self {
+        Input { reader, eof: false }
+    }
+
+    /// The next byte without consuming it; `None` at end of input.
+    fn peek(&mut self) -> Result<Option<u8>, Fault> {
+        if self.eof {
+            return Ok(None);
+        }
+        loop {
+            match self.reader.fill_buf() {
+                Ok(buf) => match buf.first() {
+                    Some(&b) => return Ok(Some(b)),
+                    None => {
+                        self.eof = true;
+                        return Ok(None);
+                    }
+                },
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(_) => return Err(Fault::ReadFailed),
+            }
+        }
+    }
+
+    /// §6: reads one integer. `Ok(None)` at end of input (before any sign
+    /// or digit). Errors: [`Fault::NotANumber`] when the first non-blank
+    /// text is not `[-+]?[0-9]+`; [`Fault::NumberOutOfRange`] when the value
+    /// is outside i64 (`-9223372036854775808` is inside);
+    /// [`Fault::ReadFailed`] when the reader fails.
+    pub fn read_int(&mut self) -> Result<Option<i64>, Fault> {
+        loop {
+            match self.peek()? {
+                None => return Ok(None),
+                Some(b' ' | b'\t' | b'\r' | b'\n') => self.reader.consume(1),
+                Some(_) => break,
+            }
+        }
+        let mut negative = false;
+        if let Some(sign @ (b'-' | b'+')) = self.peek()? {
+            negative = sign == b'-';
+            self.reader.consume(1);
+        }
+        // The magnitude, at most 2^63 (for i64::MIN).
+        let limit: u64 = if negative { 1 << 63 } else { i64::MAX as u64 };
+        let mut magnitude: u64 = 0;
+        let mut digits = 0usize;
+        while let Some(b) = self.peek()? {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            self.reader.consume(1);
+            digits += 1;
+            magnitude = magnitude
+                .checked_mul(10)
+                .and_then(|m| m.checked_add(u64::from(b - b'0')))
+                .filter(|&m| m <= limit)
+                .ok_or(Fault::NumberOutOfRange)?;
+        }
+        if digits == 0 {
+            return Err(Fault::NotANumber);
+        }
+        let value = if negative {
+            -(magnitude as i128)
+        } else {
+            magnitude as i128
+        };
+        i64::try_from(value)
+            .map(Some)
+            .map_err(|_| Fault::NumberOutOfRange)
+    }
+
+    /// §6: reads up to `values.len()` integers into `values`, left to
+    /// right, stopping at the first end of input. Returns how many were
+    /// read (the rest of `values` is untouched). Errors as
+    /// [`Input::read_int`].
+    pub fn read_into(&mut self, values: &mut [i64]) -> Result<usize, Fault> {
+        for (read, slot) in values.iter_mut().enumerate() {
+            match self.read_int()? {
+                Some(v) => *slot = v,
+                None => return Ok(read),
+            }
+        }
+        Ok(values.len())
+    }
+}
+
+/// §4.6: writes `text` exactly (the caller includes the `\n`).
+/// Errors: [`Fault::WriteFailed`] (§8).
+pub fn write_text<W: Write>(out: &mut W, text: &str) -> Result<(), Fault> {
+    out.write_all(text.as_bytes())
+        .map_err(|_| Fault::WriteFailed)
+}
+
+/// §4.7: writes `n` in decimal and a `\n`.
+/// Errors: [`Fault::WriteFailed`] (§8).
+pub fn write_count<W: Write>(out: &mut W, n: u64) -> Result<(), Fault> {
+    let mut buf = [0u8; 21];
+    let mut at = buf.len();
+    let mut rest = n;
+    at -= 1;
+    buf[at] = b'\n';
+    loop {
+        at -= 1;
+        if let Some(b) = buf.get_mut(at) {
+            *b = b'0' + (rest % 10) as u8;
+        }
+        rest /= 10;
+        if rest == 0 || at == 0 {
+            break;
+        }
+    }
+    out.write_all(buf.get(at..).unwrap_or(&[]))
+        .map_err(|_| Fault::WriteFailed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufReader, Read};
+
+    const W: Colour = Colour::White;
+    const B: Colour = Colour::Black;
+
+    fn board() -> Board {
+        Board::new(16)
+    }
+
+    fn put(b: &mut Board, name: Name, colour: Colour, kind: Kind, row: i64, col: i64) {
+        assert_eq!(b.place(name, colour, kind, row, col), Ok(true));
+    }
+
+    fn mv(b: &mut Board, r1: i64, c1: i64, r2: i64, c2: i64) -> bool {
+        b.move_squares(r1, c1, r2, c2).expect("moves do not fault")
+    }
+
+    /// Checks the internal tables against each other: occupancy, name
+    /// lists, counts, kings and every built line index.
+    fn assert_consistent(b: &Board) {
+        let live: Vec<&Piece> = b.pieces.iter().filter(|p| p.live).collect();
+        assert_eq!(live.len() as u64, b.live);
+        assert_eq!(b.squares.len, live.len());
+        for (slot, p) in b.pieces.iter().enumerate() {
+            if p.live {
+                assert_eq!(b.squares.get(p.row, p.col), Some(slot as u32));
+            }
+        }
+        for (name, list) in b.lists.iter().enumerate() {
+            let mut n = 0;
+            let mut prev = NIL;
+            let mut slot = list.head;
+            while let Some(p) = b.pieces.get(slot as usize) {
+                assert!(p.live);
+                assert_eq!(p.name as usize, name);
+                assert_eq!(p.prev, prev);
+                n += 1;
+                prev = slot;
+                slot = p.next;
+            }
+            assert_eq!(n, list.count);
+        }
+        for colour in [W, B] {
+            for kind in [
+                Kind::King,
+                Kind::Queen,
+                Kind::Rook,
+                Kind::Bishop,
+                Kind::Knight,
+                Kind::Pawn,
+            ] {
+                let n = live
+                    .iter()
+                    .filter(|p| p.colour == colour && p.kind == kind)
+                    .count();
+                assert_eq!(b.counts[colour.index()][kind.index()], n as u64);
+            }
+            let kings = &b.kings[colour.index()];
+            assert_eq!(
+                kings.len(),
+                live.iter()
+                    .filter(|p| p.colour == colour && p.kind == Kind::King)
+                    .count()
+            );
+            for (i, &k) in kings.iter().enumerate() {
+                let p = b.pieces[k as usize];
+                assert!(p.live && p.kind == Kind::King && p.colour == colour);
+                assert_eq!(p.king_at as usize, i);
+            }
+        }
+        for (line, set) in b.lines.iter().enumerate() {
+            if let Some(set) = set {
+                let want: BTreeSet<(i128, i64)> =
+                    live.iter().map(|p| line_key(line, p.row, p.col)).collect();
+                assert_eq!(set, &want, "line index {} out of date", line);
+            }
+        }
+    }
+
+    // -- faults and texts -------------------------------------------------
+
+    #[test]
+    fn fault_texts_are_exact() {
+        assert_eq!(Fault::NotANumber.cause(), "input is not a number (§6)");
+        assert_eq!(
+            Fault::NumberOutOfRange.cause(),
+            "input number is outside the signed 64-bit range (§6)"
+        );
+        assert_eq!(
+            Fault::NoSuchLabel(-7).cause(),
+            "no statement is labelled -7 (§5)"
+        );
+        assert_eq!(
+            Fault::EndOfInputInTarget.cause(),
+            "end of input in a `*` jump target (§6)"
+        );
+        assert_eq!(Fault::OutOfMemory.cause(), "memory exhausted (§8)");
+        assert_eq!(Fault::ReadFailed.cause(), "cannot read standard input (§8)");
+        assert_eq!(
+            Fault::WriteFailed.cause(),
+            "cannot write standard output (§8)"
+        );
+        assert_eq!(
+            error_line(42, &Fault::NoSuchLabel(9)),
+            "error: statement 42: no statement is labelled 9 (§5)"
+        );
+        assert_eq!(Fault::OutOfMemory.to_string(), "memory exhausted (§8)");
+    }
+
+    #[test]
+    fn letters() {
+        assert_eq!(piece_from_letter('K'), Some((W, Kind::King)));
+        assert_eq!(piece_from_letter('n'), Some((B, Kind::Knight)));
+        assert_eq!(piece_from_letter('p'), Some((B, Kind::Pawn)));
+        assert_eq!(piece_from_letter('x'), None);
+        assert_eq!(piece_from_letter('*'), None);
+        assert_eq!(Kind::Pawn.index(), 5);
+        assert_eq!(Colour::Black.index(), 1);
+        assert_eq!(W.other(), B);
+    }
+
+    // -- place, count, names ----------------------------------------------
+
+    #[test]
+    fn place_and_count() {
+        let mut b = board();
+        assert_eq!(b.count(3), 0);
+        put(&mut b, 3, W, Kind::Pawn, 0, 0);
+        assert_eq!(b.place(4, B, Kind::King, 0, 0), Ok(false));
+        put(&mut b, 3, B, Kind::King, 5, 5);
+        assert_eq!(b.count(3), 2);
+        assert_eq!(b.piece_at(5, 5), Some((B, Kind::King, 3)));
+        assert_eq!(b.piece_at(5, 6), None);
+        assert_eq!(b.live_pieces(), 2);
+        assert_eq!(b.names(), 16);
+        // A king may be placed in check, and a piece may give check.
+        put(&mut b, 1, W, Kind::Rook, 5, 100);
+        put(&mut b, 1, W, Kind::King, 6, 6);
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn names_out_of_range_have_no_pieces() {
+        let mut b = Board::new(2);
+        assert_eq!(b.place(2, W, Kind::Rook, 0, 0), Ok(false));
+        assert_eq!(b.place(u32::MAX, W, Kind::Rook, 0, 0), Ok(false));
+        assert_eq!(b.count(2), 0);
+        assert_eq!(b.count(u32::MAX), 0);
+        assert_eq!(b.move_name_by(7, 0, 1), Ok(false));
+        assert_eq!(b.move_name_to(u32::MAX, 0, 1), Ok(false));
+        put(&mut b, 1, W, Kind::Rook, 0, 0);
+        assert_eq!(b.count(1), 1);
+        assert_eq!(b.count(0), 0);
+        assert_eq!(b.move_name_by(0, 0, 1), Ok(false));
+        let mut empty = Board::new(0);
+        assert_eq!(empty.place(0, W, Kind::King, 0, 0), Ok(false));
+        assert_eq!(empty.move_squares(0, 0, 0, 1), Ok(false));
+        assert_eq!(empty.piece_at(i64::MIN, i64::MAX), None);
+    }
+
+    // -- geometry -----------------------------------------------------------
+
+    #[test]
+    fn move_from_empty_square_fails() {
+        let mut b = board();
+        assert!(!mv(&mut b, 3, 1, 5, 0));
+        put(&mut b, 0, W, Kind::King, 6, 0);
+        assert_eq!(b.move_name_by(0, 1, 1), Ok(true));
+        assert_eq!(b.piece_at(7, 1), Some((W, Kind::King, 0)));
+    }
+
+    #[test]
+    fn king_geometry() {
+        for &(dr, dc) in KING_STEPS.iter() {
+            let mut b = board();
+            put(&mut b, 0, W, Kind::King, 10, 10);
+            assert!(mv(&mut b, 10, 10, 10 + dr, 10 + dc));
+        }
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 10, 10);
+        for (dr, dc) in [(2, 0), (0, 2), (2, 2), (1, 2), (0, 0), (-2, -1)] {
+            assert!(!mv(&mut b, 10, 10, 10 + dr, 10 + dc));
+        }
+    }
+
+    #[test]
+    fn knight_geometry() {
+        for &(dr, dc) in KNIGHT_JUMPS.iter() {
+            let mut b = board();
+            put(&mut b, 0, B, Kind::Knight, 0, 0);
+            // Knights jump: surround it completely.
+            for &(a, c) in KING_STEPS.iter() {
+                put(&mut b, 1, W, Kind::Pawn, a, c);
+            }
+            assert!(mv(&mut b, 0, 0, dr, dc));
+        }
+        let mut b = board();
+        put(&mut b, 0, B, Kind::Knight, 0, 0);
+        for (dr, dc) in [(1, 1), (2, 2), (0, 1), (3, 0), (3, 1), (1, 3)] {
+            assert!(!mv(&mut b, 0, 0, dr, dc));
+        }
+    }
+
+    #[test]
+    fn rook_bishop_queen_geometry_and_blocking() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Rook, 0, 0);
+        assert!(!mv(&mut b, 0, 0, 1, 1));
+        assert!(!mv(&mut b, 0, 0, 2, 1));
+        assert!(mv(&mut b, 0, 0, 0, 37));
+        assert!(mv(&mut b, 0, 37, -50, 37));
+        put(&mut b, 1, W, Kind::Pawn, -20, 37);
+        assert!(!mv(&mut b, -50, 37, 0, 37)); // own piece strictly between
+        assert!(!mv(&mut b, -50, 37, -20, 37)); // own piece on target
+        assert!(mv(&mut b, -50, 37, -21, 37)); // next to it
+        put(&mut b, 2, B, Kind::Pawn, -21, 30);
+        assert!(mv(&mut b, -21, 37, -21, 30)); // capture
+        assert_eq!(b.count(2), 0);
+
+        let mut b = board();
+        put(&mut b, 0, B, Kind::Bishop, 0, 0);
+        assert!(!mv(&mut b, 0, 0, 0, 5));
+        assert!(!mv(&mut b, 0, 0, 2, 3));
+        assert!(mv(&mut b, 0, 0, 12, -12));
+        put(&mut b, 1, W, Kind::Knight, 3, -3);
+        assert!(!mv(&mut b, 12, -12, 0, 0));
+        assert!(mv(&mut b, 12, -12, 3, -3));
+        assert!(mv(&mut b, 3, -3, -100, 100));
+
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Queen, 0, 0);
+        assert!(!mv(&mut b, 0, 0, 1, 2));
+        assert!(mv(&mut b, 0, 0, 9, 9));
+        assert!(mv(&mut b, 9, 9, 9, -1000));
+        assert!(mv(&mut b, 9, -1000, 20, -1011));
+        put(&mut b, 1, B, Kind::Rook, 20, -1);
+        assert!(mv(&mut b, 20, -1011, 20, -1));
+        put(&mut b, 2, W, Kind::Pawn, 30, 9);
+        assert!(!mv(&mut b, 20, -1, 40, 19));
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn pawns_both_colours() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Pawn, 0, 0);
+        assert!(!mv(&mut b, 0, 0, 2, 0)); // no two-square step
+        assert!(!mv(&mut b, 0, 0, -1, 0)); // never backwards
+        assert!(!mv(&mut b, 0, 0, 1, 1)); // diagonal only to capture
+        assert!(!mv(&mut b, 0, 0, 0, 1));
+        assert!(mv(&mut b, 0, 0, 1, 0));
+        put(&mut b, 1, B, Kind::Pawn, 2, 0);
+        assert!(!mv(&mut b, 1, 0, 2, 0)); // no forward capture
+        assert!(!mv(&mut b, 2, 0, 1, 0)); // black blocked by white
+        put(&mut b, 1, B, Kind::Knight, 2, 1);
+        put(&mut b, 2, W, Kind::Knight, 2, -1);
+        assert!(!mv(&mut b, 1, 0, 2, -1)); // own piece
+        assert!(mv(&mut b, 1, 0, 2, 1)); // capture forward-right
+                                         // Black pawn: forward is a smaller row.
+        assert!(!mv(&mut b, 2, 0, 3, 0));
+        assert!(!mv(&mut b, 2, 0, 0, 0));
+        assert!(mv(&mut b, 2, 0, 1, 0));
+        put(&mut b, 3, W, Kind::Queen, 0, -1);
+        assert!(!mv(&mut b, 1, 0, 0, 1));
+        assert!(mv(&mut b, 1, 0, 0, -1));
+        assert_eq!(b.piece_at(0, -1), Some((B, Kind::Pawn, 1)));
+        assert_eq!(b.count(3), 0);
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn own_colour_cannot_be_captured() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, W, Kind::Pawn, 0, 1);
+        assert!(!mv(&mut b, 0, 0, 0, 1));
+        assert_eq!(b.piece_at(0, 0), Some((W, Kind::King, 0)));
+    }
+
+    // -- check --------------------------------------------------------------
+
+    #[test]
+    fn kings_can_be_captured() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, B, Kind::Rook, 0, 50);
+        put(&mut b, 2, W, Kind::Rook, 5, 5);
+        // White is in check: only moves resolving it are legal.
+        assert!(!mv(&mut b, 5, 5, 6, 5));
+        assert!(mv(&mut b, 5, 5, 0, 5));
+        // The black rook captures the white rook, then the king.
+        assert!(mv(&mut b, 0, 50, 0, 5));
+        assert!(mv(&mut b, 0, 5, 0, 0));
+        assert_eq!(b.count(0), 0);
+        assert!(b.kings[0].is_empty());
+        assert_consistent(&b);
+        // White has no king left: nothing is check-tested for white.
+        put(&mut b, 3, W, Kind::Pawn, 1, 1);
+        assert!(mv(&mut b, 1, 1, 2, 1));
+    }
+
+    #[test]
+    fn moving_into_check() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, B, Kind::Rook, 1, 100);
+        assert!(!mv(&mut b, 0, 0, 1, 0)); // rook's row
+        assert!(mv(&mut b, 0, 0, -1, 0));
+        put(&mut b, 2, B, Kind::Knight, 1, 3);
+        assert!(!mv(&mut b, -1, 0, 0, 1)); // the knight (1,3) covers (0,1)
+        assert!(mv(&mut b, -1, 0, -1, 1));
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 2, B, Kind::Knight, 2, 2);
+        assert!(!mv(&mut b, 0, 0, 0, 1)); // (2,2)->(0,1)
+        assert!(!mv(&mut b, 0, 0, 1, 0)); // (2,2)->(1,0)
+        assert!(mv(&mut b, 0, 0, 1, 1));
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 2, B, Kind::Pawn, 2, 0);
+        assert!(!mv(&mut b, 0, 0, 1, 1)); // black pawn (2,0) attacks (1,1)
+        assert!(mv(&mut b, 0, 0, 1, 0)); // but not (1,0)
+        let mut b = board();
+        put(&mut b, 0, B, Kind::King, 0, 0);
+        put(&mut b, 2, W, Kind::Pawn, -2, 0);
+        assert!(!mv(&mut b, 0, 0, -1, 1));
+        assert!(!mv(&mut b, 0, 0, -1, -1));
+        assert!(mv(&mut b, 0, 0, -1, 0));
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 2, B, Kind::King, 0, 2);
+        assert!(!mv(&mut b, 0, 0, 0, 1)); // enemy king attacks neighbours
+        assert!(!mv(&mut b, 0, 0, 1, 1));
+        assert!(mv(&mut b, 0, 0, -1, 0));
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 2, B, Kind::Bishop, 500, 501);
+        assert!(!mv(&mut b, 0, 0, 0, 1));
+        put(&mut b, 3, B, Kind::Queen, -700, 1);
+        assert!(!mv(&mut b, 0, 0, 1, 1)); // queen on column 1
+        assert!(mv(&mut b, 0, 0, -1, -1));
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn king_captures_into_and_out_of_check() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, B, Kind::Pawn, 1, 1);
+        put(&mut b, 2, B, Kind::Rook, 1, 40);
+        assert!(!mv(&mut b, 0, 0, 1, 1)); // the rook guards (1,1)
+        assert!(mv(&mut b, 1, 40, 2, 40));
+        assert!(mv(&mut b, 0, 0, 1, 1)); // now the pawn can be taken
+        assert_eq!(b.count(1), 0);
+    }
+
+    #[test]
+    fn pins() {
+        // White king (0,0), white rook (0,3) pinned by black rook (0,20).
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, W, Kind::Rook, 0, 3);
+        put(&mut b, 2, B, Kind::Rook, 0, 20);
+        assert!(!mv(&mut b, 0, 3, 5, 3)); // leaving the pin line
+        assert!(mv(&mut b, 0, 3, 0, 10)); // along it
+        assert!(mv(&mut b, 0, 10, 0, 1));
+        assert!(mv(&mut b, 0, 1, 0, 20)); // capturing the pinner
+        assert_eq!(b.count(2), 0);
+        assert!(mv(&mut b, 0, 20, 7, 20)); // free now
+                                           // A pinned bishop on a diagonal.
+        let mut b = board();
+        put(&mut b, 0, B, Kind::King, 0, 0);
+        put(&mut b, 1, B, Kind::Bishop, 2, 2);
+        put(&mut b, 2, W, Kind::Queen, 30, 30);
+        assert!(!mv(&mut b, 2, 2, 1, 3));
+        assert!(mv(&mut b, 2, 2, 20, 20));
+        assert!(mv(&mut b, 20, 20, 30, 30));
+        // A pinned knight cannot move at all.
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, W, Kind::Knight, 1, 0);
+        put(&mut b, 2, B, Kind::Queen, 12, 0);
+        for &(dr, dc) in KNIGHT_JUMPS.iter() {
+            assert!(!mv(&mut b, 1, 0, 1 + dr, dc));
+        }
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn several_kings_all_must_be_safe() {
+        // Two white kings, each shielded by a rook from a black rook.
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 0, W, Kind::King, 0, 10);
+        put(&mut b, 1, W, Kind::Rook, 5, 0);
+        put(&mut b, 1, W, Kind::Rook, 5, 10);
+        put(&mut b, 2, B, Kind::Rook, 20, 0);
+        put(&mut b, 2, B, Kind::Rook, 20, 10);
+        assert!(!mv(&mut b, 5, 0, 5, 1));
+        assert!(!mv(&mut b, 5, 10, 5, 11));
+        assert!(mv(&mut b, 5, 0, 15, 0));
+        assert!(mv(&mut b, 5, 10, 1, 10));
+        // Each king is tested: a bishop covering squares next to one king.
+        put(&mut b, 3, B, Kind::Bishop, 3, 4);
+        assert!(!mv(&mut b, 0, 0, 0, 1)); // the bishop covers (0,1)
+        assert!(mv(&mut b, 0, 0, -1, -1));
+        // Capturing one king leaves the other one guarded by the rules.
+        put(&mut b, 4, B, Kind::Knight, 1, 0);
+        assert!(mv(&mut b, 1, 0, -1, -1)); // takes the king on (-1,-1)
+        assert_eq!(b.count(0), 1);
+        assert!(!mv(&mut b, 1, 10, 1, 11)); // still shields (0,10)
+        assert!(mv(&mut b, 1, 10, 19, 10));
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn opponents_kings_are_ignored() {
+        let mut b = board();
+        put(&mut b, 0, B, Kind::King, 0, 0);
+        put(&mut b, 1, W, Kind::Rook, 5, 5);
+        put(&mut b, 4, W, Kind::King, 50, 50);
+        // White may give check and leave black in check.
+        assert!(mv(&mut b, 5, 5, 5, 0));
+        assert!(mv(&mut b, 5, 0, 6, 0));
+        // A black rook pinned to its own king still attacks: the white king
+        // cannot enter its row.
+        put(&mut b, 2, B, Kind::Rook, 3, 0);
+        put(&mut b, 3, W, Kind::King, 2, 9);
+        assert!(!mv(&mut b, 2, 9, 3, 9));
+        // A black move exposing the black king is refused ...
+        assert!(!mv(&mut b, 3, 0, 3, 8));
+        // ... but one that checks a white king is fine for black.
+        assert!(mv(&mut b, 3, 0, 2, 0));
+        // White is in check now: its moves must answer it.
+        assert!(!mv(&mut b, 50, 50, 51, 51));
+        assert!(mv(&mut b, 2, 9, 3, 9));
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn black_in_check_must_answer() {
+        let mut b = board();
+        put(&mut b, 0, B, Kind::King, 0, 0);
+        put(&mut b, 1, B, Kind::Pawn, 9, 9);
+        put(&mut b, 2, W, Kind::Bishop, -4, -4);
+        assert!(!mv(&mut b, 9, 9, 8, 9));
+        assert!(mv(&mut b, 0, 0, 0, 1));
+        assert!(mv(&mut b, 9, 9, 8, 9));
+    }
+
+    // -- moves by name --------------------------------------------------------
+
+    #[test]
+    fn newest_first_then_older() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Rook, 0, 0); // oldest
+        put(&mut b, 0, W, Kind::Rook, 10, 0);
+        put(&mut b, 0, W, Kind::Rook, 20, 0); // newest
+        assert_eq!(b.move_name_by(0, 0, 1), Ok(true));
+        assert_eq!(b.piece_at(20, 1), Some((W, Kind::Rook, 0)));
+        // Block the newest: the next newest moves.
+        put(&mut b, 1, W, Kind::Pawn, 20, 2);
+        assert_eq!(b.move_name_by(0, 0, 1), Ok(true));
+        assert_eq!(b.piece_at(10, 1), Some((W, Kind::Rook, 0)));
+        // Absolute: only the oldest can reach (0, 5) (others off the lines).
+        assert_eq!(b.move_name_to(0, 0, 5), Ok(true));
+        assert_eq!(b.piece_at(0, 5), Some((W, Kind::Rook, 0)));
+        assert_eq!(b.piece_at(0, 0), None);
+        // Reachable by several: the newest goes.
+        assert_eq!(b.move_name_to(0, 10, 30), Ok(true));
+        assert_eq!(b.piece_at(10, 1), None);
+        // None can move there.
+        assert_eq!(b.move_name_to(0, 1000, 1001), Ok(false));
+        assert_eq!(b.count(0), 3);
+        // A capture of a middle piece keeps the order of the rest.
+        put(&mut b, 2, B, Kind::Rook, 10, 0);
+        assert!(mv(&mut b, 10, 0, 10, 30));
+        assert_eq!(b.count(0), 2);
+        assert_eq!(b.move_name_by(0, 1, 0), Ok(true));
+        assert_eq!(b.piece_at(21, 1), Some((W, Kind::Rook, 0)));
+        // A later placement becomes the newest even after captures.
+        put(&mut b, 0, W, Kind::King, 50, 50);
+        assert_eq!(b.move_name_by(0, 1, 1), Ok(true));
+        assert_eq!(b.piece_at(51, 51), Some((W, Kind::King, 0)));
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn relative_overflow_at_the_edges() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Rook, 0, 0); // older
+        put(&mut b, 0, W, Kind::Rook, 5, i64::MAX); // newer, at the edge
+        assert_eq!(b.move_name_by(0, 0, 1), Ok(true));
+        assert_eq!(b.piece_at(0, 1), Some((W, Kind::Rook, 0)));
+        assert_eq!(b.piece_at(5, i64::MAX), Some((W, Kind::Rook, 0)));
+        assert_eq!(b.move_name_by(0, i64::MAX, 0), Ok(true)); // newer: 5+MAX overflows
+        assert_eq!(b.piece_at(i64::MAX, 1), Some((W, Kind::Rook, 0)));
+        assert_eq!(b.move_name_by(0, i64::MAX, i64::MAX), Ok(false));
+        // Now the newer one can go: (5, MAX) -> (5 + MIN, MAX).
+        assert_eq!(b.move_name_by(0, i64::MIN, 0), Ok(true));
+        assert_eq!(b.piece_at(i64::MIN + 5, i64::MAX), Some((W, Kind::Rook, 0)));
+        // And again the older: (MAX, 1) -> (-1, 1).
+        assert_eq!(b.move_name_by(0, i64::MIN, 0), Ok(true));
+        assert_eq!(b.piece_at(-1, 1), Some((W, Kind::Rook, 0)));
+        // Full-width slides: from MIN to MAX and back.
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Queen, i64::MIN, i64::MIN);
+        assert!(mv(&mut b, i64::MIN, i64::MIN, i64::MAX, i64::MAX));
+        assert!(mv(&mut b, i64::MAX, i64::MAX, i64::MAX, i64::MIN));
+        assert!(mv(&mut b, i64::MAX, i64::MIN, i64::MIN, i64::MIN));
+        put(&mut b, 1, B, Kind::Pawn, 0, 0);
+        assert!(!mv(&mut b, i64::MIN, i64::MIN, i64::MAX, i64::MAX));
+        assert!(mv(&mut b, i64::MIN, i64::MIN, 0, 0));
+        assert!(mv(&mut b, 0, 0, i64::MIN, 0));
+        assert!(mv(&mut b, i64::MIN, 0, i64::MIN + 1, -1));
+        assert_eq!(b.move_name_by(0, -1, 1), Ok(true));
+        assert_eq!(b.move_name_by(0, -1, 0), Ok(false));
+        // Kings and knights at the edge: attack probes must not overflow.
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, i64::MAX, i64::MIN);
+        put(&mut b, 1, B, Kind::Knight, i64::MIN, i64::MAX);
+        put(&mut b, 2, B, Kind::Pawn, i64::MIN, i64::MIN);
+        put(&mut b, 3, B, Kind::King, 0, 0);
+        put(&mut b, 4, B, Kind::Queen, i64::MAX - 1, 0);
+        assert_eq!(b.move_name_by(0, 0, 1), Ok(true));
+        assert_eq!(b.move_name_by(0, -1, -1), Ok(false)); // the queen's row
+        assert_eq!(b.move_name_by(0, 1, 0), Ok(false)); // past the edge
+        assert_eq!(b.move_name_by(0, 0, -1), Ok(true));
+        assert_eq!(b.move_name_by(0, 0, -1), Ok(false)); // past the edge
+        assert_eq!(b.piece_at(i64::MAX, i64::MIN), Some((W, Kind::King, 0)));
+        assert_consistent(&b);
+    }
+
+    // -- long range ------------------------------------------------------------
+
+    const FAR: i64 = 1_000_000_000_000_000_000;
+
+    fn scatter(b: &mut Board, n: u64, seed: u64) {
+        let mut rng = Rng(seed);
+        let mut placed = 0;
+        while placed < n {
+            let r = rng.range(-1_000_000, 1_000_000) * 1_000_000 + 7;
+            let c = rng.range(-1_000_000, 1_000_000) * 1_000_000 + 13;
+            if b.place(9, B, Kind::Pawn, r, c) == Ok(true) {
+                placed += 1;
+            }
+        }
+    }
+
+    #[test]
+    fn long_slides_with_many_pieces() {
+        let mut b = board();
+        scatter(&mut b, 2000, 1);
+        put(&mut b, 0, W, Kind::Rook, 0, 0);
+        assert!(mv(&mut b, 0, 0, 0, FAR));
+        assert!(mv(&mut b, 0, FAR, -FAR, FAR));
+        assert!(b.lines[ROWS].is_some() && b.lines[COLS].is_some());
+        put(&mut b, 1, W, Kind::Pawn, -FAR / 2, FAR);
+        assert!(!mv(&mut b, -FAR, FAR, 0, FAR));
+        assert!(mv(&mut b, -FAR, FAR, -FAR / 2 - 1, FAR));
+        put(&mut b, 2, W, Kind::Bishop, 1, 0);
+        assert!(mv(&mut b, 1, 0, 1 + FAR, FAR));
+        assert!(mv(&mut b, 1 + FAR, FAR, 1 - FAR, 3 * FAR));
+        put(&mut b, 3, B, Kind::Knight, 1 - FAR + 12345, 3 * FAR - 12345);
+        assert!(!mv(&mut b, 1 - FAR, 3 * FAR, 1 + FAR, FAR));
+        assert!(mv(
+            &mut b,
+            1 - FAR,
+            3 * FAR,
+            1 - FAR + 12345,
+            3 * FAR - 12345
+        ));
+        for _ in 0..1000 {
+            assert!(mv(
+                &mut b,
+                1 - FAR + 12345,
+                3 * FAR - 12345,
+                1 - FAR + 12345 + FAR,
+                3 * FAR - 12345 - FAR
+            ));
+            assert!(mv(
+                &mut b,
+                1 + 12345,
+                2 * FAR - 12345,
+                1 - FAR + 12345,
+                3 * FAR - 12345
+            ));
+        }
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn long_range_check_with_lazy_then_maintained_index() {
+        let mut b = board();
+        scatter(&mut b, 500, 2);
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, W, Kind::Rook, 0, 50);
+        put(&mut b, 2, B, Kind::Rook, 0, FAR);
+        assert!(b.lines[ROWS].is_none());
+        // The shield leaving row 0 exposes the king: the mover's own square
+        // must be skipped in the index.
+        assert!(!mv(&mut b, 0, 50, 5, 50));
+        assert!(b.lines[ROWS].is_some());
+        assert_consistent(&b);
+        assert!(mv(&mut b, 0, 50, 0, FAR - 1));
+        assert!(mv(&mut b, 0, FAR - 1, 0, 20));
+        // A second shield arrives from off the line (its target is not in
+        // the index yet), which frees the first one.
+        put(&mut b, 3, W, Kind::Rook, 3, 40);
+        assert!(mv(&mut b, 3, 40, 0, 40));
+        assert!(mv(&mut b, 0, 20, 7, 20));
+        assert!(!mv(&mut b, 0, 40, 1, 40));
+        // The checker captures the shield: the target stays in the index.
+        assert!(mv(&mut b, 0, FAR, 0, 40));
+        assert_consistent(&b);
+        assert!(!mv(&mut b, 7, 20, 7, 21)); // white is in check
+        assert!(mv(&mut b, 7, 20, 0, 20)); // interpose again
+        assert!(mv(&mut b, 0, 40, 0, 21)); // the black rook comes closer
+        assert!(!mv(&mut b, 0, 20, 1, 20));
+        assert!(mv(&mut b, 0, 20, 0, 21)); // and is taken
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn interposing_and_capturing_far_checkers() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::King, 0, 0);
+        put(&mut b, 1, B, Kind::Rook, 0, FAR);
+        put(&mut b, 2, W, Kind::Rook, 3, 50);
+        put(&mut b, 3, W, Kind::Rook, 4, FAR);
+        // White is in check along row 0.
+        assert!(!mv(&mut b, 3, 50, 3, 51));
+        assert!(mv(&mut b, 3, 50, 0, 50)); // interpose (t not in the index)
+        assert!(!mv(&mut b, 0, 50, 1, 50)); // pinned now
+        assert!(mv(&mut b, 0, 50, 0, 5));
+        // The far white rook captures the checker: t stays occupied.
+        assert!(mv(&mut b, 4, FAR, 0, FAR));
+        assert_eq!(b.count(1), 0);
+        assert!(mv(&mut b, 0, 5, 9, 5)); // no longer pinned
+        assert_consistent(&b);
+        // The king steps onto a far queen's anti-diagonal (row + col = 1).
+        assert!(mv(&mut b, 0, 0, 0, 1));
+        put(&mut b, 4, B, Kind::Queen, -FAR, 1 + FAR);
+        assert!(!mv(&mut b, 0, 1, 1, 0)); // still on row + col = 1
+        assert!(mv(&mut b, 0, 1, 1, 1));
+        assert_consistent(&b);
+    }
+
+    // -- differential test against a brute-force reference --------------------
+
+    /// A tiny deterministic PRNG (xorshift64*).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            let mut x = self.0 | 1;
+            x ^= x >> 12;
+            x ^= x << 25;
+            x ^= x >> 27;
+            self.0 = x;
+            x.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn range(&mut self, lo: i64, hi: i64) -> i64 {
+            lo + self.below((hi - lo + 1) as u64) as i64
+        }
+    }
+
+    #[derive(Clone, Copy, Debug)]
+    struct RefPiece {
+        colour: Colour,
+        kind: Kind,
+        name: Name,
+        serial: u64,
+        row: i64,
+        col: i64,
+    }
+
+    #[derive(Default)]
+    struct Reference {
+        pieces: Vec<RefPiece>,
+        serial: u64,
+    }
+
+    fn ref_at(ps: &[RefPiece], r: i128, c: i128) -> Option<usize> {
+        ps.iter()
+            .position(|p| p.row as i128 == r && p.col as i128 == c)
+    }
+
+    fn ref_clear(ps: &[RefPiece], s: (i128, i128), t: (i128, i128)) -> bool {
+        let (dr, dc) = (t.0 - s.0, t.1 - s.1);
+        let steps = dr.abs().max(dc.abs());
+        (1..steps).all(|k| ref_at(ps, s.0 + k * dr.signum(), s.1 + k * dc.signum()).is_none())
+    }
+
+    /// Rule 3 geometry of `p` moving onto / attacking (r, c) on board `ps`.
+    fn ref_geometry(ps: &[RefPiece], p: &RefPiece, r: i128, c: i128, capture: bool) -> bool {
+        let s = (p.row as i128, p.col as i128);
+        let (dr, dc) = (r - s.0, c - s.1);
+        let (a, b) = (dr.abs(), dc.abs());
+        match p.kind {
+            Kind::King => a.max(b) == 1,
+            Kind::Knight => (a == 1 && b == 2) || (a == 2 && b == 1),
+            Kind::Rook => (a == 0 || b == 0) && ref_clear(ps, s, (r, c)),
+            Kind::Bishop => a == b && ref_clear(ps, s, (r, c)),
+            Kind::Queen => (a == 0 || b == 0 || a == b) && ref_clear(ps, s, (r, c)),
+            Kind::Pawn => {
+                let f = if p.colour == W { 1 } else { -1 };
+                dr == f && ((b == 0 && !capture) || (b == 1 && capture))
+            }
+        }
+    }
+
+    impl Reference {
+        fn place(&mut self, name: Name, colour: Colour, kind: Kind, r: i64, c: i64) -> bool {
+            if ref_at(&self.pieces, r as i128, c as i128).is_some() {
+                return false;
+            }
+            self.pieces.push(RefPiece {
+                colour,
+                kind,
+                name,
+                serial: self.serial,
+                row: r,
+                col: c,
+            });
+            self.serial += 1;
+            true
+        }
+
+        /// The board after moving piece i to t, if legal by §7.
+        fn after(&self, i: usize, tr: i64, tc: i64) -> Option<Vec<RefPiece>> {
+            let p = self.pieces[i];
+            if (p.row, p.col) == (tr, tc) {
+                return None;
+            }
+            let victim = ref_at(&self.pieces, tr as i128, tc as i128);
+            if victim.is_some_and(|v| self.pieces[v].colour == p.colour) {
+                return None;
+            }
+            if !ref_geometry(&self.pieces, &p, tr as i128, tc as i128, victim.is_some()) {
+                return None;
+            }
+            let mut post: Vec<RefPiece> = Vec::new();
+            for (j, q) in self.pieces.iter().enumerate() {
+                if Some(j) == victim {
+                    continue;
+                }
+                let mut q = *q;
+                if j == i {
+                    q.row = tr;
+                    q.col = tc;
+                }
+                post.push(q);
+            }
+            for k in post
+                .iter()
+                .filter(|q| q.colour == p.colour && q.kind == Kind::King)
+            {
+                for e in post.iter().filter(|q| q.colour != p.colour) {
+                    if ref_geometry(&post, e, k.row as i128, k.col as i128, true) {
+                        return None;
+                    }
+                }
+            }
+            Some(post)
+        }
+
+        fn try_move(&mut self, i: usize, tr: i64, tc: i64) -> bool {
+            match self.after(i, tr, tc) {
+                Some(post) => {
+                    self.pieces = post;
+                    true
+                }
+                None => false,
+            }
+        }
+
+        fn candidates(&self, name: Name) -> Vec<usize> {
+            let mut v: Vec<usize> = (0..self.pieces.len())
+                .filter(|&i| self.pieces[i].name == name)
+                .collect();
+            v.sort_by_key(|&i| std::cmp::Reverse(self.pieces[i].serial));
+            v
+        }
+
+        fn move_name(
+            &mut self,
+            name: Name,
+            target: impl Fn(&RefPiece) -> Option<(i64, i64)>,
+        ) -> bool {
+            for i in self.candidates(name) {
+                let legal =
+                    target(&self.pieces[i]).filter(|&(tr, tc)| self.after(i, tr, tc).is_some());
+                if let Some((tr, tc)) = legal {
+                    return self.try_move(i, tr, tc);
+                }
+            }
+            false
+        }
+    }
+
+    const KINDS: [Kind; 6] = [
+        Kind::King,
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+        Kind::Pawn,
+    ];
+
+    fn square(base: (i64, i64), r: i128, c: i128) -> Option<(i64, i64)> {
+        Some((
+            i64::try_from(base.0 as i128 + r).ok()?,
+            i64::try_from(base.1 as i128 + c).ok()?,
+        ))
+    }
+
+    fn random_target(
+        rng: &mut Rng,
+        from: (i64, i64),
+        base: (i64, i64),
+        radius: i64,
+    ) -> Option<(i64, i64)> {
+        let (r, c) = (from.0 as i128, from.1 as i128);
+        let (dr, dc): (i128, i128) = match rng.below(5) {
+            0 => {
+                return square(
+                    base,
+                    rng.range(-radius, radius) as i128,
+                    rng.range(-radius, radius) as i128,
+                )
+            }
+            1 => {
+                let (a, b) = KNIGHT_JUMPS[rng.below(8) as usize];
+                (a as i128, b as i128)
+            }
+            2 => {
+                let (a, b) = KING_STEPS[rng.below(8) as usize];
+                (a as i128, b as i128)
+            }
+            _ => {
+                let (a, b) = KING_STEPS[rng.below(8) as usize];
+                let k = rng.range(1, 2 * radius) as i128;
+                (a as i128 * k, b as i128 * k)
+            }
+        };
+        let t = (r + dr - base.0 as i128, c + dc - base.1 as i128);
+        if t.0.abs() > radius as i128 || t.1.abs() > radius as i128 {
+            return None;
+        }
+        square(base, t.0, t.1)
+    }
+
+    fn compare(b: &Board, reference: &Reference, names: u32) {
+        assert_eq!(b.live_pieces(), reference.pieces.len() as u64);
+        for p in reference.pieces.iter() {
+            assert_eq!(b.piece_at(p.row, p.col), Some((p.colour, p.kind, p.name)));
+        }
+        for name in 0..names {
+            let n = reference.pieces.iter().filter(|p| p.name == name).count();
+            assert_eq!(b.count(name), n as u64);
+        }
+        assert_consistent(b);
+    }
+
+    fn differential(seed: u64, base: (i64, i64), radius: i64, ops: usize) {
+        let names = 5;
+        let mut rng = Rng(seed);
+        let mut b = Board::new(names as usize);
+        let mut reference = Reference::default();
+        for op in 0..ops {
+            let choice = rng.below(10);
+            let n = reference.pieces.len();
+            if n == 0 || (choice < 3 && n < 28) {
+                let kind = KINDS[rng.below(6) as usize];
+                let colour = if rng.below(2) == 0 { W } else { B };
+                let name = rng.below(names as u64) as u32;
+                let sq = square(
+                    base,
+                    rng.range(-radius, radius) as i128,
+                    rng.range(-radius, radius) as i128,
+                );
+                if let Some((r, c)) = sq {
+                    let want = reference.place(name, colour, kind, r, c);
+                    assert_eq!(b.place(name, colour, kind, r, c), Ok(want), "op {}", op);
+                }
+            } else if choice < 6 {
+                let i = rng.below(n as u64) as usize;
+                let p = reference.pieces[i];
+                if let Some((tr, tc)) = random_target(&mut rng, (p.row, p.col), base, radius) {
+                    let want = reference.try_move(i, tr, tc);
+                    assert_eq!(
+                        b.move_squares(p.row, p.col, tr, tc),
+                        Ok(want),
+                        "op {} seed {}",
+                        op,
+                        seed
+                    );
+                }
+            } else if choice < 8 {
+                let name = rng.below(names as u64) as u32;
+                let i = rng.below(n as u64) as usize;
+                let p = reference.pieces[i];
+                if let Some((tr, tc)) = random_target(&mut rng, (p.row, p.col), base, radius) {
+                    let want = reference.move_name(name, |_| Some((tr, tc)));
+                    assert_eq!(
+                        b.move_name_to(name, tr, tc),
+                        Ok(want),
+                        "op {} seed {}",
+                        op,
+                        seed
+                    );
+                }
+            } else {
+                let name = rng.below(names as u64) as u32;
+                let (dr, dc) = match rng.below(3) {
+                    0 => KING_STEPS[rng.below(8) as usize],
+                    1 => KNIGHT_JUMPS[rng.below(8) as usize],
+                    _ => {
+                        let (a, c) = KING_STEPS[rng.below(8) as usize];
+                        let k = rng.range(1, radius);
+                        (a * k, c * k)
+                    }
+                };
+                let want = reference.move_name(name, |p| {
+                    Some((p.row.checked_add(dr)?, p.col.checked_add(dc)?))
+                });
+                assert_eq!(
+                    b.move_name_by(name, dr, dc),
+                    Ok(want),
+                    "op {} seed {}",
+                    op,
+                    seed
+                );
+            }
+            compare(&b, &reference, names);
+        }
+    }
+
+    #[test]
+    fn differential_against_brute_force() {
+        for seed in 1..=8u64 {
+            differential(seed * 7919, (0, 0), 14, 1500);
+        }
+    }
+
+    #[test]
+    fn differential_at_the_edges() {
+        for seed in 1..=3u64 {
+            differential(seed * 104_729, (i64::MAX - 10, i64::MIN + 10), 14, 1200);
+            differential(seed * 15_485_863, (i64::MIN + 10, i64::MAX - 10), 14, 1200);
+        }
+    }
+
+    #[test]
+    fn differential_sparse_long_rays() {
+        // A wider board: rays beyond the probe reach are the rule here.
+        for seed in 1..=4u64 {
+            differential(seed * 31_337, (FAR, -FAR), 40, 800);
+        }
+    }
+
+    // -- memory ------------------------------------------------------------------
+
+    #[test]
+    fn slot_reuse_keeps_tables_small() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Rook, 0, 0);
+        put(&mut b, 0, W, Kind::King, -5, -5);
+        for i in 0..1_000_000i64 {
+            put(&mut b, 1, B, Kind::Pawn, 0, 1 + (i & 1));
+            assert!(mv(&mut b, 0, 0, 0, 1 + (i & 1)));
+            assert!(mv(&mut b, 0, 1 + (i & 1), 0, 0));
+        }
+        assert_eq!(b.count(1), 0);
+        assert!(b.pieces.len() <= 3, "slots: {}", b.pieces.len());
+        assert!(b.squares.entries.len() <= 16);
+        assert_consistent(&b);
+    }
+
+    #[test]
+    fn square_table_survives_churn() {
+        let mut t = SquareTable::new();
+        assert_eq!(t.get(0, 0), None);
+        t.remove(1, 1);
+        let mut rng = Rng(99);
+        let mut model = std::collections::BTreeMap::new();
+        for step in 0..200_000u32 {
+            let (r, c) = (rng.range(-40, 40), rng.range(-40, 40));
+            if model.remove(&(r, c)).is_some() {
+                t.remove(r, c);
+            } else if model.len() < 3000 {
+                t.reserve_one().unwrap();
+                t.insert_new(r, c, step);
+                model.insert((r, c), step);
+            }
+        }
+        assert_eq!(t.len, model.len());
+        for (&(r, c), &v) in model.iter() {
+            assert_eq!(t.get(r, c), Some(v));
+        }
+    }
+
+    // -- input and output ------------------------------------------------------------
+
+    fn ints(text: &str) -> Vec<Result<Option<i64>, Fault>> {
+        let mut input = Input::new(text.as_bytes());
+        let mut out = Vec::new();
+        loop {
+            let r = input.read_int();
+            let stop = !matches!(r, Ok(Some(_)));
+            out.push(r);
+            if stop {
+                return out;
+            }
+        }
+    }
+
+    #[test]
+    fn read_ints() {
+        assert_eq!(
+            ints(" 12\t-3\r\n+4\n\n 0007 "),
+            vec![
+                Ok(Some(12)),
+                Ok(Some(-3)),
+                Ok(Some(4)),
+                Ok(Some(7)),
+                Ok(None)
+            ]
+        );
+        assert_eq!(ints(""), vec![Ok(None)]);
+        assert_eq!(ints(" \n\t\r"), vec![Ok(None)]);
+        assert_eq!(ints("x"), vec![Err(Fault::NotANumber)]);
+        assert_eq!(ints("5 -"), vec![Ok(Some(5)), Err(Fault::NotANumber)]);
+        assert_eq!(ints("+"), vec![Err(Fault::NotANumber)]);
+        assert_eq!(ints("- 5"), vec![Err(Fault::NotANumber)]);
+        assert_eq!(ints("--5"), vec![Err(Fault::NotANumber)]);
+        assert_eq!(ints("\u{b}5"), vec![Err(Fault::NotANumber)]);
+        assert_eq!(ints("\u{e9}"), vec![Err(Fault::NotANumber)]);
+        assert_eq!(
+            ints("-9223372036854775808 9223372036854775807"),
+            vec![Ok(Some(i64::MIN)), Ok(Some(i64::MAX)), Ok(None)]
+        );
+        assert_eq!(
+            ints("9223372036854775808"),
+            vec![Err(Fault::NumberOutOfRange)]
+        );
+        assert_eq!(
+            ints("-9223372036854775809"),
+            vec![Err(Fault::NumberOutOfRange)]
+        );
+        assert_eq!(
+            ints("+9223372036854775808"),
+            vec![Err(Fault::NumberOutOfRange)]
+        );
+        assert_eq!(
+            ints("99999999999999999999999999"),
+            vec![Err(Fault::NumberOutOfRange)]
+        );
+        assert_eq!(
+            ints("-000000000000000000000000001"),
+            vec![Ok(Some(-1)), Ok(None)]
+        );
+        assert_eq!(ints("-0"), vec![Ok(Some(0)), Ok(None)]);
+        // A number ends at the first non-digit, which is left unread.
+        let mut input = Input::new("12,3".as_bytes());
+        assert_eq!(input.read_int(), Ok(Some(12)));
+        assert_eq!(input.read_int(), Err(Fault::NotANumber));
+        let mut input = Input::new("7-8".as_bytes());
+        assert_eq!(input.read_int(), Ok(Some(7)));
+        assert_eq!(input.read_int(), Ok(Some(-8)));
+        assert_eq!(input.read_int(), Ok(None));
+        assert_eq!(input.read_int(), Ok(None));
+    }
+
+    /// A reader that hands out its parts one per read; an empty part is an
+    /// end of input, after which later parts would be readable again.
+    struct Parts {
+        parts: Vec<Result<Vec<u8>, ErrorKind>>,
+        next: usize,
+    }
+
+    impl Read for Parts {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let part = self.parts.get(self.next).cloned();
+            self.next += 1;
+            match part {
+                None => Ok(0),
+                Some(Err(kind)) => Err(std::io::Error::new(kind, "test")),
+                Some(Ok(bytes)) => {
+                    let n = bytes.len().min(buf.len());
+                    buf[..n].copy_from_slice(&bytes[..n]);
+                    Ok(n)
+                }
+            }
+        }
+    }
+
+    fn parts(list: &[Result<&str, ErrorKind>]) -> Input<BufReader<Parts>> {
+        let parts = list
+            .iter()
+            .map(|p| p.map(|s| s.as_bytes().to_vec()))
+            .collect();
+        Input::new(BufReader::with_capacity(4, Parts { parts, next: 0 }))
+    }
+
+    #[test]
+    fn read_across_buffers_sticky_eof_and_errors() {
+        let mut input = parts(&[Ok("12"), Ok("34 -"), Ok("56"), Ok(" 7"), Ok(""), Ok("8")]);
+        assert_eq!(input.read_int(), Ok(Some(1234)));
+        assert_eq!(input.read_int(), Ok(Some(-56)));
+        assert_eq!(input.read_int(), Ok(Some(7)));
+        assert_eq!(input.read_int(), Ok(None));
+        assert_eq!(input.read_int(), Ok(None)); // sticky: "8" is never read
+        let mut input = parts(&[Ok("5"), Ok(""), Ok("6")]);
+        assert_eq!(input.read_int(), Ok(Some(5))); // ended by end of input
+        assert_eq!(input.read_int(), Ok(None));
+        let mut input = parts(&[Err(ErrorKind::Interrupted), Ok("9 "), Err(ErrorKind::Other)]);
+        assert_eq!(input.read_int(), Ok(Some(9)));
+        assert_eq!(input.read_int(), Err(Fault::ReadFailed));
+    }
+
+    #[test]
+    fn read_into_slots() {
+        let mut input = Input::new("1 2 3 4 5".as_bytes());
+        let mut v = [0i64; 3];
+        assert_eq!(input.read_into(&mut v), Ok(3));
+        assert_eq!(v, [1, 2, 3]);
+        let mut v = [-1i64; 3];
+        assert_eq!(input.read_into(&mut v), Ok(2));
+        assert_eq!(v, [4, 5, -1]);
+        assert_eq!(input.read_into(&mut v), Ok(0));
+        assert_eq!(input.read_into(&mut []), Ok(0));
+        let mut input = Input::new("1 x".as_bytes());
+        assert_eq!(input.read_into(&mut v), Err(Fault::NotANumber));
+    }
+
+    struct Broken;
+
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("broken pipe"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn writing() {
+        let mut out = Vec::new();
+        write_text(&mut out, "bottles of beer \"%*?!#\\ \n").unwrap();
+        write_count(&mut out, 0).unwrap();
+        write_count(&mut out, 99).unwrap();
+        write_count(&mut out, u64::MAX).unwrap();
+        write_text(&mut out, "").unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "bottles of beer \"%*?!#\\ \n0\n99\n18446744073709551615\n"
+        );
+        assert_eq!(write_text(&mut Broken, "x\n"), Err(Fault::WriteFailed));
+        assert_eq!(write_count(&mut Broken, 1), Err(Fault::WriteFailed));
+    }
+
+    // -- the seed examples of §9 ---------------------------------------------------
+
+    #[test]
+    fn seed_nothing_program() {
+        let mut b = Board::new(1);
+        assert_eq!(b.move_squares(3, 1, 5, 0), Ok(false));
+        assert_eq!(b.place(0, W, Kind::King, 6, 0), Ok(true));
+        assert_eq!(b.move_name_by(0, 1, 1), Ok(true));
+        assert_eq!(b.piece_at(7, 1), Some((W, Kind::King, 0)));
+    }
+}

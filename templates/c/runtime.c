@@ -1,0 +1,1 @@
+/* placeholder: the C runtime is being written */

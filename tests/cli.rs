@@ -1,0 +1,145 @@
+//! The `icp2c` command as users meet it: options, exit statuses, files
+//! written or not written, standard input.
+
+mod support;
+
+use std::path::Path;
+use std::process::Command;
+use support::{Ran, run_exe};
+
+fn icp2c(args: &[&str], input: &[u8]) -> Ran {
+    run_exe(Path::new(env!("CARGO_BIN_EXE_icp2c")), args, input)
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn help_explains_every_option_with_examples() {
+    let r = icp2c(&["--help"], b"");
+    assert_eq!(r.status, 0);
+    let help = text(&r.stdout);
+    for needle in ["--output", "--target", "--crate", "--check", "--lang", "run", "Examples:", "Exit status", ".icp", ".fin"] {
+        assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
+    }
+    let run_help = text(&icp2c(&["run", "--help"], b"").stdout);
+    assert!(run_help.contains("--max-steps"), "{run_help}");
+}
+
+#[test]
+fn compiles_to_stdout_and_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("beer.c");
+    let to_stdout = icp2c(&["examples/beer.icp"], b"");
+    assert_eq!(to_stdout.status, 0, "{}", text(&to_stdout.stderr));
+    assert!(text(&to_stdout.stdout).contains("int main(void)"));
+    let to_file = icp2c(&["examples/beer.icp", "-o", out.to_str().unwrap()], b"");
+    assert_eq!(to_file.status, 0);
+    assert!(to_file.stdout.is_empty());
+    assert_eq!(std::fs::read(&out).unwrap(), to_stdout.stdout, "deterministic output");
+}
+
+#[test]
+fn reads_the_program_from_stdin_with_dash() {
+    let r = icp2c(&["run", "-"], b"1. \"hello\n");
+    assert_eq!((r.status, text(&r.stdout)), (0, "hello\n".to_string()));
+    let r = icp2c(&["-"], b"1. \"hello\n");
+    assert_eq!(r.status, 0);
+    assert!(text(&r.stdout).contains("hello"));
+}
+
+#[test]
+fn rejected_programs_exit_2_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("bad.icp");
+    std::fs::write(&src, "1. x=X0,0\n2. ^?9\n").unwrap();
+    let out = dir.path().join("bad.c");
+    let r = icp2c(&[src.to_str().unwrap(), "-o", out.to_str().unwrap()], b"");
+    assert_eq!(r.status, 2);
+    assert!(r.stdout.is_empty());
+    assert!(!out.exists(), "no output file on a compile error");
+    let err = text(&r.stderr);
+    assert!(err.contains("bad.icp:1:6"), "{err}");
+    assert!(err.contains("bad.icp:2:6"), "all errors at once: {err}");
+    // An existing output file is left untouched.
+    std::fs::write(&out, "keep me").unwrap();
+    assert_eq!(icp2c(&[src.to_str().unwrap(), "-o", out.to_str().unwrap()], b"").status, 2);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
+}
+
+#[test]
+fn check_only_validates() {
+    let r = icp2c(&["--check", "examples/beer.icp"], b"");
+    assert_eq!((r.status, r.stdout.len()), (0, 0));
+    let r = icp2c(&["--check", "-"], b"1. ^?2\n");
+    assert_eq!(r.status, 2);
+    assert!(text(&r.stderr).contains("<stdin>:1:"), "{}", text(&r.stderr));
+}
+
+#[test]
+fn warnings_do_not_stop_compilation() {
+    let r = icp2c(&["--check", "-"], b"1. %ghost\n");
+    assert_eq!(r.status, 0);
+    assert!(text(&r.stderr).contains("warning"), "{}", text(&r.stderr));
+}
+
+#[test]
+fn missing_files_and_bad_bytes_are_clear_errors() {
+    let r = icp2c(&["no/such/file.icp"], b"");
+    assert_eq!(r.status, 2);
+    assert!(text(&r.stderr).contains("cannot read no/such/file.icp"));
+    let r = icp2c(&["-"], b"1. \"a\xff\n\x00\x01\x02");
+    assert_eq!(r.status, 2);
+    assert!(text(&r.stderr).contains("invalid UTF-8"), "{}", text(&r.stderr));
+    let r = icp2c(&[], b"");
+    assert_eq!(r.status, 2);
+}
+
+#[test]
+fn run_exit_statuses() {
+    let r = icp2c(&["run", "-"], b"1. \"a\n2. x=R*,0\n");
+    assert_eq!(r.status, 0, "end of input is not an error");
+    let r = icp2c(&["run", "-", "--max-steps", "1000"], b"1. ^?1\n");
+    assert_eq!(r.status, 3);
+    assert!(text(&r.stderr).contains("1000"));
+}
+
+#[test]
+fn runtime_errors_exit_1_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("p.icp");
+    std::fs::write(&prog, "1. \"before\n7. x=R*,0\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_icp2c"))
+        .args(["run", prog.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(b"abc").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), "before\n");
+    assert_eq!(text(&out.stderr), "error: statement 7: input is not a number (§6)\n");
+}
+
+#[test]
+fn crate_output_refuses_foreign_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("c");
+    let args = ["--target", "rust", "--crate", "-o", target.to_str().unwrap(), "examples/beer.icp"];
+    assert_eq!(icp2c(&args, b"").status, 0);
+    assert!(target.join("Cargo.toml").exists() && target.join("src/main.rs").exists());
+    assert_eq!(icp2c(&args, b"").status, 0, "an earlier icp2c crate may be overwritten");
+    let foreign = dir.path().join("mine");
+    std::fs::create_dir(&foreign).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "precious").unwrap();
+    let r = icp2c(&["--target", "rust", "--crate", "-o", foreign.to_str().unwrap(), "examples/beer.icp"], b"");
+    assert_eq!(r.status, 2);
+    assert!(text(&r.stderr).contains("refusing to overwrite"), "{}", text(&r.stderr));
+    assert_eq!(std::fs::read_to_string(foreign.join("notes.txt")).unwrap(), "precious");
+    let r = icp2c(&["--crate", "-o", dir.path().join("x").to_str().unwrap(), "examples/beer.icp"], b"");
+    assert_eq!(r.status, 2, "--crate needs --target rust");
+}

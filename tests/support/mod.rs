@@ -1,0 +1,141 @@
+//! Shared helpers for the integration tests: finding test programs,
+//! building generated code with the strict flags, running it.
+
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::io::Write;
+
+/// Strict C flags every generated C file must pass (cbindgen-style).
+pub const CFLAGS: &[&str] = &["-std=c99", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+
+/// A test program with its expectations.
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub name: String,
+    pub path: PathBuf,
+    pub input: Vec<u8>,
+    /// Expected stdout, when a `.out` file exists.
+    pub want_out: Option<Vec<u8>>,
+    pub want_status: i32,
+}
+
+/// What a run printed and how it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ran {
+    pub status: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+}
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Every `*.{ext}` program in `dirs` (relative to the crate root), sorted.
+pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
+    let mut out = Vec::new();
+    for dir in dirs {
+        let dir = root().join(dir);
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for path in paths {
+            if path.extension().and_then(|e| e.to_str()) != Some(ext) {
+                continue;
+            }
+            let read = |e: &str| std::fs::read(path.with_extension(e)).ok();
+            out.push(Case {
+                name: path.file_stem().unwrap().to_string_lossy().into_owned(),
+                input: read("in").unwrap_or_default(),
+                want_out: read("out"),
+                want_status: read("status")
+                    .map(|s| String::from_utf8_lossy(&s).trim().parse().expect("a .status file holds a number"))
+                    .unwrap_or(0),
+                path,
+            });
+        }
+    }
+    out
+}
+
+/// Runs `exe` with `input` on stdin.
+pub fn run_exe(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    Ran {
+        status: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: out.stderr,
+    }
+}
+
+/// Compiles C source with the strict flags (plus `extra`); returns the
+/// executable or the compiler's complaint.
+pub fn build_c(source: &str, dir: &Path, name: &str, extra: &[&str]) -> Result<PathBuf, String> {
+    let c = dir.join(format!("{name}.c"));
+    let exe = dir.join(format!("{name}_c"));
+    std::fs::write(&c, source).unwrap();
+    let out = Command::new("cc").args(CFLAGS).args(extra).arg(&c).arg("-o").arg(&exe).output().unwrap();
+    if out.status.success() && out.stderr.is_empty() {
+        Ok(exe)
+    } else {
+        Err(format!("cc failed on {name}:\n{}", String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// Compiles one Rust file with `rustc -D warnings` (edition 2021, as users
+/// are told to); debug build, so overflow checks catch arithmetic bugs.
+pub fn build_rust(source: &str, dir: &Path, name: &str) -> Result<PathBuf, String> {
+    let rs = dir.join(format!("{name}.rs"));
+    let exe = dir.join(format!("{name}_rs"));
+    std::fs::write(&rs, source).unwrap();
+    let out = Command::new("rustc")
+        .args(["--edition", "2021", "-D", "warnings", "-C", "opt-level=1", "-C", "debug-assertions=on", "-C", "overflow-checks=on"])
+        .arg(&rs)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    if out.status.success() && out.stderr.is_empty() {
+        Ok(exe)
+    } else {
+        Err(format!("rustc failed on {name}:\n{}", String::from_utf8_lossy(&out.stderr)))
+    }
+}
+
+/// Runs `work` over `items` on all cores, returning the results in order.
+pub fn parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results: Vec<std::sync::Mutex<Option<R>>> = items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let Some(item) = items.get(i) else { break };
+                let r = work(item);
+                *results[i].lock().unwrap() = Some(r);
+            });
+        }
+    });
+    results.into_iter().map(|m| m.into_inner().unwrap().unwrap()).collect()
+}
+
+pub fn show(bytes: &[u8]) -> String {
+    let s = String::from_utf8_lossy(bytes);
+    if s.len() > 1500 { format!("{}…", &s[..s.floor_char_boundary(1500)]) } else { s.into_owned() }
+}
