@@ -119,7 +119,10 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
         out.push_str(&text);
     }
     if diagnostics.len() > MAX_RENDERED {
-        let errors = diagnostics[MAX_RENDERED..].iter().filter(|d| d.is_error()).count();
+        let errors = diagnostics[MAX_RENDERED..]
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
         out.push_str(&format!(
             "… and {} more diagnostics ({} errors) not shown\n",
             diagnostics.len() - MAX_RENDERED,
@@ -137,7 +140,9 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
 fn shown_source(source: &str, span: &Range<usize>) -> (String, usize) {
     let start = span.start.min(source.len());
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+    let line_end = source[start..]
+        .find('\n')
+        .map_or(source.len(), |i| start + i);
     if line_end - line_start <= MAX_SHOWN_LINE {
         return (source.to_string(), 0);
     }
@@ -174,8 +179,9 @@ fn to_codespan(d: &Diagnostic, shown: &str, shift: usize) -> cs::Diagnostic<()> 
         Severity::Error => cs::Severity::Error,
         Severity::Warning => cs::Severity::Warning,
     };
-    let mut labels =
-        vec![cs::Label::primary((), clamp(&d.primary.span)).with_message(d.primary.message.clone())];
+    let mut labels = vec![
+        cs::Label::primary((), clamp(&d.primary.span)).with_message(d.primary.message.clone()),
+    ];
     if shift == 0 {
         for l in &d.secondary {
             labels.push(cs::Label::secondary((), clamp(&l.span)).with_message(l.message.clone()));

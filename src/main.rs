@@ -102,11 +102,17 @@ const REJECTED: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Some(Command::Run { file, max_steps, lang }) => run(&file, max_steps, lang),
+        Some(Command::Run {
+            file,
+            max_steps,
+            lang,
+        }) => run(&file, max_steps, lang),
         None => match cli.file.clone() {
             Some(file) => compile(&cli, &file),
             None => {
-                eprintln!("error: no program given\n\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'.");
+                eprintln!(
+                    "error: no program given\n\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
+                );
                 ExitCode::from(REJECTED)
             }
         },
@@ -171,7 +177,11 @@ fn check_icp(src: &Source) -> Option<icp::ir::Program> {
         Err(errors) => {
             print_diagnostics(src, &errors);
             let n = errors.len();
-            eprintln!("error: {} rejected: {n} error{}", src.name, if n == 1 { "" } else { "s" });
+            eprintln!(
+                "error: {} rejected: {n} error{}",
+                src.name,
+                if n == 1 { "" } else { "s" }
+            );
             None
         }
     }
@@ -217,7 +227,9 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         Target::Rust => backend::rust::emit(&program, &src.name),
     };
     let written = match &cli.output {
-        Some(out) => std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display())),
+        Some(out) => {
+            std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
+        }
         None => {
             let mut stdout = io::stdout().lock();
             stdout
@@ -258,9 +270,11 @@ fn write_crate(dir: &Path, files: &[GeneratedFile]) -> Result<(), String> {
     for file in files {
         let path = dir.join(&file.path);
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
         }
-        std::fs::write(&path, &file.contents).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        std::fs::write(&path, &file.contents)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
     Ok(())
 }
@@ -288,7 +302,9 @@ fn report(outcome: &Outcome) -> ExitCode {
         Outcome::Halted => {}
         Outcome::RuntimeError(line) => eprintln!("{line}"),
         Outcome::StepLimit(steps) => {
-            eprintln!("error: stopped after {steps} steps (--max-steps); the program did not end by itself")
+            eprintln!(
+                "error: stopped after {steps} steps (--max-steps); the program did not end by itself"
+            )
         }
     }
     ExitCode::from(outcome.exit_status() as u8)

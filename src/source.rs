@@ -26,8 +26,11 @@ pub fn decode(bytes: &[u8]) -> Result<String, (String, Vec<Diagnostic>)> {
                     text.push(char::REPLACEMENT_CHARACTER);
                     if line != last_line {
                         last_line = line;
-                        let shown: Vec<String> =
-                            chunk.invalid().iter().map(|b| format!("\\x{b:02X}")).collect();
+                        let shown: Vec<String> = chunk
+                            .invalid()
+                            .iter()
+                            .map(|b| format!("\\x{b:02X}"))
+                            .collect();
                         diagnostics.push(
                             Diagnostic::error(
                                 at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
@@ -87,7 +90,9 @@ mod tests {
 
     #[test]
     fn lines_drop_cr_and_count_from_one() {
-        let got: Vec<_> = lines("a\r\nb\n\nc").map(|l| (l.number, l.start, l.text)).collect();
+        let got: Vec<_> = lines("a\r\nb\n\nc")
+            .map(|l| (l.number, l.start, l.text))
+            .collect();
         assert_eq!(got, vec![(1, 0, "a"), (2, 3, "b"), (3, 5, ""), (4, 6, "c")]);
     }
 

@@ -20,7 +20,18 @@ fn help_explains_every_option_with_examples() {
     let r = icp2c(&["--help"], b"");
     assert_eq!(r.status, 0);
     let help = text(&r.stdout);
-    for needle in ["--output", "--target", "--crate", "--check", "--lang", "run", "Examples:", "Exit status", ".icp", ".fin"] {
+    for needle in [
+        "--output",
+        "--target",
+        "--crate",
+        "--check",
+        "--lang",
+        "run",
+        "Examples:",
+        "Exit status",
+        ".icp",
+        ".fin",
+    ] {
         assert!(help.contains(needle), "--help lacks {needle}:\n{help}");
     }
     let run_help = text(&icp2c(&["run", "--help"], b"").stdout);
@@ -37,7 +48,11 @@ fn compiles_to_stdout_and_to_a_file() {
     let to_file = icp2c(&["examples/beer.icp", "-o", out.to_str().unwrap()], b"");
     assert_eq!(to_file.status, 0);
     assert!(to_file.stdout.is_empty());
-    assert_eq!(std::fs::read(&out).unwrap(), to_stdout.stdout, "deterministic output");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        to_stdout.stdout,
+        "deterministic output"
+    );
 }
 
 #[test]
@@ -64,7 +79,10 @@ fn rejected_programs_exit_2_and_write_nothing() {
     assert!(err.contains("bad.icp:2:6"), "all errors at once: {err}");
     // An existing output file is left untouched.
     std::fs::write(&out, "keep me").unwrap();
-    assert_eq!(icp2c(&[src.to_str().unwrap(), "-o", out.to_str().unwrap()], b"").status, 2);
+    assert_eq!(
+        icp2c(&[src.to_str().unwrap(), "-o", out.to_str().unwrap()], b"").status,
+        2
+    );
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "keep me");
 }
 
@@ -74,7 +92,11 @@ fn check_only_validates() {
     assert_eq!((r.status, r.stdout.len()), (0, 0));
     let r = icp2c(&["--check", "-"], b"1. ^?2\n");
     assert_eq!(r.status, 2);
-    assert!(text(&r.stderr).contains("<stdin>:1:"), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("<stdin>:1:"),
+        "{}",
+        text(&r.stderr)
+    );
 }
 
 #[test]
@@ -91,7 +113,11 @@ fn missing_files_and_bad_bytes_are_clear_errors() {
     assert!(text(&r.stderr).contains("cannot read no/such/file.icp"));
     let r = icp2c(&["-"], b"1. \"a\xff\n\x00\x01\x02");
     assert_eq!(r.status, 2);
-    assert!(text(&r.stderr).contains("invalid UTF-8"), "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).contains("invalid UTF-8"),
+        "{}",
+        text(&r.stderr)
+    );
     let r = icp2c(&[], b"");
     assert_eq!(r.status, 2);
 }
@@ -122,24 +148,63 @@ fn runtime_errors_exit_1_with_one_line() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "before\n");
-    assert_eq!(text(&out.stderr), "error: statement 7: input is not a number (§6)\n");
+    assert_eq!(
+        text(&out.stderr),
+        "error: statement 7: input is not a number (§6)\n"
+    );
 }
 
 #[test]
 fn crate_output_refuses_foreign_folders() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("c");
-    let args = ["--target", "rust", "--crate", "-o", target.to_str().unwrap(), "examples/beer.icp"];
+    let args = [
+        "--target",
+        "rust",
+        "--crate",
+        "-o",
+        target.to_str().unwrap(),
+        "examples/beer.icp",
+    ];
     assert_eq!(icp2c(&args, b"").status, 0);
     assert!(target.join("Cargo.toml").exists() && target.join("src/main.rs").exists());
-    assert_eq!(icp2c(&args, b"").status, 0, "an earlier icp2c crate may be overwritten");
+    assert_eq!(
+        icp2c(&args, b"").status,
+        0,
+        "an earlier icp2c crate may be overwritten"
+    );
     let foreign = dir.path().join("mine");
     std::fs::create_dir(&foreign).unwrap();
     std::fs::write(foreign.join("notes.txt"), "precious").unwrap();
-    let r = icp2c(&["--target", "rust", "--crate", "-o", foreign.to_str().unwrap(), "examples/beer.icp"], b"");
+    let r = icp2c(
+        &[
+            "--target",
+            "rust",
+            "--crate",
+            "-o",
+            foreign.to_str().unwrap(),
+            "examples/beer.icp",
+        ],
+        b"",
+    );
     assert_eq!(r.status, 2);
-    assert!(text(&r.stderr).contains("refusing to overwrite"), "{}", text(&r.stderr));
-    assert_eq!(std::fs::read_to_string(foreign.join("notes.txt")).unwrap(), "precious");
-    let r = icp2c(&["--crate", "-o", dir.path().join("x").to_str().unwrap(), "examples/beer.icp"], b"");
+    assert!(
+        text(&r.stderr).contains("refusing to overwrite"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(foreign.join("notes.txt")).unwrap(),
+        "precious"
+    );
+    let r = icp2c(
+        &[
+            "--crate",
+            "-o",
+            dir.path().join("x").to_str().unwrap(),
+            "examples/beer.icp",
+        ],
+        b"",
+    );
     assert_eq!(r.status, 2, "--crate needs --target rust");
 }

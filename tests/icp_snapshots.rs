@@ -15,7 +15,10 @@ macro_rules! assert_source_snapshot {
         settings.set_prepend_module_to_snapshot(false);
         settings.set_omit_expression(true);
         settings.bind(|| {
-            insta::assert_snapshot!($name, format!("----- SOURCE\n{}\n----- OUTPUT\n{}", $source, $output));
+            insta::assert_snapshot!(
+                $name,
+                format!("----- SOURCE\n{}\n----- OUTPUT\n{}", $source, $output)
+            );
         });
     }};
 }
@@ -37,11 +40,21 @@ fn generated_code_of_every_example() {
         let program = icp::check(&source).unwrap().program;
         let file = format!("{}.icp", case.name);
         let c = backend::c::emit(&program, &file);
-        assert!(c.contains(include_str!("../templates/c/runtime.c")), "the C runtime is embedded verbatim");
+        assert!(
+            c.contains(include_str!("../templates/c/runtime.c")),
+            "the C runtime is embedded verbatim"
+        );
         assert_source_snapshot!(format!("c__{}", case.name), source, without_runtimes(&c));
         let rust = backend::rust::emit(&program, &file);
-        assert!(rust.contains(backend::rust::RUNTIME), "the Rust runtime is embedded verbatim");
-        assert_source_snapshot!(format!("rust__{}", case.name), source, without_runtimes(&rust));
+        assert!(
+            rust.contains(backend::rust::RUNTIME),
+            "the Rust runtime is embedded verbatim"
+        );
+        assert_source_snapshot!(
+            format!("rust__{}", case.name),
+            source,
+            without_runtimes(&rust)
+        );
     }
 }
 
@@ -89,7 +102,10 @@ const ERRORS: &[(&str, &str)] = &[
     ("count_without_name", "1. %\n"),
     ("missing_target", "1. ^?\n"),
     ("relative_one_offset", "1. x;1\n"),
-    ("many_errors_at_once", "1. ^\n2. x=Y1,1\n1. ^\n4. ^?99\nfoo\n6. \"fine\n"),
+    (
+        "many_errors_at_once",
+        "1. ^\n2. x=Y1,1\n1. ^\n4. ^?99\nfoo\n6. \"fine\n",
+    ),
     ("non_ascii_stray", "1. x=R0,0 ♔\n"),
 ];
 

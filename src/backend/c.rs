@@ -60,12 +60,17 @@ pub fn emit(program: &Program, source_name: &str) -> String {
         runtime: RUNTIME,
         names: program.names.iter().map(|n| comment(n)).collect(),
         name_count: program.names.len(),
-        first_label: program.statements.first().map_or("0".into(), |s| int(s.label)),
+        first_label: program
+            .statements
+            .first()
+            .map_or("0".into(), |s| int(s.label)),
         max_inputs: max_inputs(program),
         input_jumps: has_input_jumps(program),
         cases: plan(program).iter().map(case).collect(),
     };
-    let mut text = view.render().unwrap_or_else(|e| format!("#error icp2c template failure: {e}\n"));
+    let mut text = view
+        .render()
+        .unwrap_or_else(|e| format!("#error icp2c template failure: {e}\n"));
     if !text.ends_with('\n') {
         text.push('\n');
     }
@@ -114,7 +119,9 @@ fn jump(j: Jump, label: &str) -> String {
         Jump::Halt => "goto icp_halt;".to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
-                format!("if (icp_n <= {slot}) icp_die({label}, \"end of input in a `*` jump target (§6)\"); ")
+                format!(
+                    "if (icp_n <= {slot}) {{ icp_die({label}, \"end of input in a `*` jump target (§6)\"); }} "
+                )
             } else {
                 String::new()
             };
@@ -134,7 +141,13 @@ fn case(p: &StepPlan<'_>) -> CaseView {
             kind: k,
             row,
             col,
-        } => Some(format!("icp_place({name}, {}, {}, {}, {})", colour(*c), kind(*k), value(*row), value(*col))),
+        } => Some(format!(
+            "icp_place({name}, {}, {}, {}, {})",
+            colour(*c),
+            kind(*k),
+            value(*row),
+            value(*col)
+        )),
         Command::MoveSquares { r1, c1, r2, c2 } => Some(format!(
             "icp_move_squares({}, {}, {}, {})",
             value(*r1),
@@ -142,12 +155,16 @@ fn case(p: &StepPlan<'_>) -> CaseView {
             value(*r2),
             value(*c2)
         )),
-        Command::MoveNameTo { name, row, col } => {
-            Some(format!("icp_move_name_to({name}, {}, {})", value(*row), value(*col)))
-        }
-        Command::MoveNameBy { name, drow, dcol } => {
-            Some(format!("icp_move_name_by({name}, {}, {})", value(*drow), value(*dcol)))
-        }
+        Command::MoveNameTo { name, row, col } => Some(format!(
+            "icp_move_name_to({name}, {}, {})",
+            value(*row),
+            value(*col)
+        )),
+        Command::MoveNameBy { name, drow, dcol } => Some(format!(
+            "icp_move_name_by({name}, {}, {})",
+            value(*drow),
+            value(*dcol)
+        )),
         Command::Nothing => None,
         Command::Text(text) => {
             for (body, len) in c_string_chunks(&format!("{text}\n")) {

@@ -33,7 +33,10 @@ pub fn c_string_chunks(text: &str) -> Vec<(String, usize)> {
             '?' => "\\?".to_string(),
             c if c.is_control() || is_invisible_format(c) => {
                 let mut buf = [0u8; 4];
-                c.encode_utf8(&mut buf).bytes().map(|b| format!("\\{b:03o}")).collect()
+                c.encode_utf8(&mut buf)
+                    .bytes()
+                    .map(|b| format!("\\{b:03o}"))
+                    .collect()
             }
             c => c.to_string(),
         };
@@ -61,7 +64,9 @@ pub fn rust_string(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() || is_invisible_format(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if c.is_control() || is_invisible_format(c) => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -80,7 +85,9 @@ pub fn comment(text: &str) -> String {
             '*' if prev == '/' => out.push_str(" *"),
             '?' if prev == '?' => out.push_str(" ?"),
             '\t' => out.push(' '),
-            c if c.is_control() || is_invisible_format(c) => out.push_str(&format!("<U+{:04X}>", c as u32)),
+            c if c.is_control() || is_invisible_format(c) => {
+                out.push_str(&format!("<U+{:04X}>", c as u32))
+            }
             c => out.push(c),
         }
         prev = c;

@@ -53,7 +53,9 @@ pub fn plan(program: &Program) -> Vec<StepPlan<'_>> {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let next = statements.get(i + 1).map_or(Jump::Halt, |n| Jump::Label(n.label));
+            let next = statements
+                .get(i + 1)
+                .map_or(Jump::Halt, |n| Jump::Label(n.label));
             let resolve = |t: Option<Target>, on_failure: bool| match t {
                 None => next,
                 Some(Target::Statement(j)) => Jump::Label(statements[j].label),
@@ -77,18 +79,26 @@ pub fn plan(program: &Program) -> Vec<StepPlan<'_>> {
 
 /// Whether a command can fail by itself (§4): only places and moves can.
 pub fn can_fail(command: &Command) -> bool {
-    !matches!(command, Command::Nothing | Command::Text(_) | Command::Count(_))
+    !matches!(
+        command,
+        Command::Nothing | Command::Text(_) | Command::Count(_)
+    )
 }
 
 /// Whether any statement jumps to a label read from input.
 pub fn has_input_jumps(program: &Program) -> bool {
-    program
-        .statements
-        .iter()
-        .any(|s| matches!(s.on_success, Some(Target::Input(_))) || matches!(s.on_failure, Some(Target::Input(_))))
+    program.statements.iter().any(|s| {
+        matches!(s.on_success, Some(Target::Input(_)))
+            || matches!(s.on_failure, Some(Target::Input(_)))
+    })
 }
 
 /// The largest number of `*` read by one statement.
 pub fn max_inputs(program: &Program) -> usize {
-    program.statements.iter().map(|s| s.inputs).max().unwrap_or(0)
+    program
+        .statements
+        .iter()
+        .map(|s| s.inputs)
+        .max()
+        .unwrap_or(0)
 }

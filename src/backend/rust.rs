@@ -95,7 +95,9 @@ pub fn emit_crate(program: &Program, source_name: &str, stem: &str) -> Vec<Gener
 
 /// The runtime as a module file of a generated crate.
 pub fn runtime_module() -> String {
-    format!("// Board runtime of icp2c {VERSION} (InfChessPro). Do not edit.\n#![allow(dead_code)]\n{RUNTIME}")
+    format!(
+        "// Board runtime of icp2c {VERSION} (InfChessPro). Do not edit.\n#![allow(dead_code)]\n{RUNTIME}"
+    )
 }
 
 /// A valid crate name from a file stem: lower-case ASCII letters, digits,
@@ -121,25 +123,40 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
     let jumps = || plans.iter().flat_map(|p| [p.on_success, p.on_failure]);
     let label_changes = jumps().any(|j| j != Jump::Halt);
     let halts = jumps().any(|j| j == Jump::Halt);
-    let board_mut = program.statements.iter().any(|s| super::can_fail(&s.command));
-    let board_used = board_mut || program.statements.iter().any(|s| matches!(s.command, Command::Count(_)));
+    let board_mut = program
+        .statements
+        .iter()
+        .any(|s| super::can_fail(&s.command));
+    let board_used = board_mut
+        || program
+            .statements
+            .iter()
+            .any(|s| matches!(s.command, Command::Count(_)));
     let cases: Vec<CaseView> = plans.iter().map(case).collect();
     let view = ProgramView {
         source_name: comment(source_name),
         version: VERSION,
         inline_runtime,
         name_count: program.names.len(),
-        first_label: program.statements.first().map_or("0".into(), |s| int(s.label)),
+        first_label: program
+            .statements
+            .first()
+            .map_or("0".into(), |s| int(s.label)),
         max_inputs: max_inputs(program),
         input_jumps: has_input_jumps(program),
         label_changes,
         board_mut,
         board_used,
         halts,
-        writes_output: program.statements.iter().any(|s| matches!(s.command, Command::Text(_) | Command::Count(_))),
+        writes_output: program
+            .statements
+            .iter()
+            .any(|s| matches!(s.command, Command::Text(_) | Command::Count(_))),
         cases,
     };
-    let mut text = view.render().unwrap_or_else(|e| format!("compile_error!(\"icp2c template failure: {e}\");\n"));
+    let mut text = view
+        .render()
+        .unwrap_or_else(|e| format!("compile_error!(\"icp2c template failure: {e}\");\n"));
     if !text.ends_with('\n') {
         text.push('\n');
     }
@@ -147,7 +164,11 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
 }
 
 fn int(v: i64) -> String {
-    if v == i64::MIN { "i64::MIN".to_string() } else { v.to_string() }
+    if v == i64::MIN {
+        "i64::MIN".to_string()
+    } else {
+        v.to_string()
+    }
 }
 
 fn value(v: Value) -> String {
@@ -181,7 +202,9 @@ fn jump(j: Jump, label: &str) -> String {
         Jump::Halt => "break;".to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
-                format!("if icp_n <= {slot} {{ return Err(({label}, icp_rt::Fault::EndOfInputInTarget)); }} ")
+                format!(
+                    "if icp_n <= {slot} {{ return Err(({label}, icp_rt::Fault::EndOfInputInTarget)); }} "
+                )
             } else {
                 String::new()
             };
@@ -216,19 +239,28 @@ fn case(p: &StepPlan<'_>) -> CaseView {
             value(*r2),
             value(*c2)
         )),
-        Command::MoveNameTo { name, row, col } => {
-            Some(format!("icp_board.move_name_to({name}, {}, {}){fail}", value(*row), value(*col)))
-        }
-        Command::MoveNameBy { name, drow, dcol } => {
-            Some(format!("icp_board.move_name_by({name}, {}, {}){fail}", value(*drow), value(*dcol)))
-        }
+        Command::MoveNameTo { name, row, col } => Some(format!(
+            "icp_board.move_name_to({name}, {}, {}){fail}",
+            value(*row),
+            value(*col)
+        )),
+        Command::MoveNameBy { name, drow, dcol } => Some(format!(
+            "icp_board.move_name_by({name}, {}, {}){fail}",
+            value(*drow),
+            value(*dcol)
+        )),
         Command::Nothing => None,
         Command::Text(text) => {
-            writes.push(format!("icp_rt::write_text(icp_out, \"{}\"){fail};", rust_string(&format!("{text}\n"))));
+            writes.push(format!(
+                "icp_rt::write_text(icp_out, \"{}\"){fail};",
+                rust_string(&format!("{text}\n"))
+            ));
             None
         }
         Command::Count(name) => {
-            writes.push(format!("icp_rt::write_count(icp_out, icp_board.count({name})){fail};"));
+            writes.push(format!(
+                "icp_rt::write_count(icp_out, icp_board.count({name})){fail};"
+            ));
             None
         }
     };

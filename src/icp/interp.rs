@@ -97,17 +97,23 @@ fn execute<R: BufRead, W: Write>(
                     row,
                     col,
                 } => board
-                    .place(*name, runtime_colour(*colour), runtime_kind(*kind), v(*row), v(*col))
+                    .place(
+                        *name,
+                        runtime_colour(*colour),
+                        runtime_kind(*kind),
+                        v(*row),
+                        v(*col),
+                    )
                     .map_err(fail)?,
-                Command::MoveSquares { r1, c1, r2, c2 } => {
-                    board.move_squares(v(*r1), v(*c1), v(*r2), v(*c2)).map_err(fail)?
-                }
+                Command::MoveSquares { r1, c1, r2, c2 } => board
+                    .move_squares(v(*r1), v(*c1), v(*r2), v(*c2))
+                    .map_err(fail)?,
                 Command::MoveNameTo { name, row, col } => {
                     board.move_name_to(*name, v(*row), v(*col)).map_err(fail)?
                 }
-                Command::MoveNameBy { name, drow, dcol } => {
-                    board.move_name_by(*name, v(*drow), v(*dcol)).map_err(fail)?
-                }
+                Command::MoveNameBy { name, drow, dcol } => board
+                    .move_name_by(*name, v(*drow), v(*dcol))
+                    .map_err(fail)?,
                 Command::Nothing => true,
                 Command::Text(text) => {
                     rt::write_text(out, text).map_err(fail)?;

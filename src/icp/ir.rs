@@ -22,7 +22,9 @@ impl Program {
     /// The index of the statement labelled `label`, if any (binary search:
     /// labels are sorted).
     pub fn find_label(&self, label: i64) -> Option<usize> {
-        self.statements.binary_search_by_key(&label, |s| s.label).ok()
+        self.statements
+            .binary_search_by_key(&label, |s| s.label)
+            .ok()
     }
 }
 

@@ -77,7 +77,10 @@ impl LineParser<'_> {
     /// Span of the character at the cursor (a whole UTF-8 character), or an
     /// empty span at the end of the line.
     fn here(&self) -> Span {
-        let len = self.text[self.pos..].chars().next().map_or(0, char::len_utf8);
+        let len = self.text[self.pos..]
+            .chars()
+            .next()
+            .map_or(0, char::len_utf8);
         self.span(self.pos, self.pos + len)
     }
 
@@ -101,15 +104,24 @@ impl LineParser<'_> {
     fn statement(&mut self) -> Parsed<(i64, Span, Command, Suffix)> {
         let (label, label_span) = self.label()?;
         if self.peek() != Some(b'.') {
-            let d = Diagnostic::error(self.here(), format!("expected `.` after the label, found {}", self.found()))
-                .with_label("expected `.`")
-                .with_note("a statement line is `<label>. <command>`, with no blank before the `.` (§1)");
+            let d = Diagnostic::error(
+                self.here(),
+                format!("expected `.` after the label, found {}", self.found()),
+            )
+            .with_label("expected `.`")
+            .with_note(
+                "a statement line is `<label>. <command>`, with no blank before the `.` (§1)",
+            );
             return Err(d);
         }
         self.pos += 1;
         self.skip_blanks();
         let (command, takes_suffix) = self.command()?;
-        let suffix = if takes_suffix { self.suffix()? } else { Suffix::default() };
+        let suffix = if takes_suffix {
+            self.suffix()?
+        } else {
+            Suffix::default()
+        };
         self.skip_blanks();
         if self.pos < self.text.len() {
             return Err(self.stray());
@@ -131,17 +143,32 @@ impl LineParser<'_> {
                     .with_label("`*` is not allowed here")
                     .with_note("`*` may stand only where an integer of a command or a jump target may (§2)"));
             }
-            Some(b'-') if self.text.as_bytes().get(self.pos + 1).is_some_and(u8::is_ascii_digit) => {
+            Some(b'-')
+                if self
+                    .text
+                    .as_bytes()
+                    .get(self.pos + 1)
+                    .is_some_and(u8::is_ascii_digit) =>
+            {
                 self.pos += 1;
                 self.word();
-                return Err(Diagnostic::error(self.span(start, self.pos), "a label cannot be negative")
-                    .with_label("negative label")
-                    .with_note("a label is a decimal integer 0 ≤ label ≤ 2^63−1 (§1)"));
+                return Err(Diagnostic::error(
+                    self.span(start, self.pos),
+                    "a label cannot be negative",
+                )
+                .with_label("negative label")
+                .with_note("a label is a decimal integer 0 ≤ label ≤ 2^63−1 (§1)"));
             }
             Some(b) if b.is_ascii_digit() => {}
             _ => {
-                let word_end = self.text[self.pos..].find(['.', ' ', '\t']).map_or(self.text.len(), |i| self.pos + i);
-                let end = if word_end > self.pos { word_end } else { self.here().end - self.base };
+                let word_end = self.text[self.pos..]
+                    .find(['.', ' ', '\t'])
+                    .map_or(self.text.len(), |i| self.pos + i);
+                let end = if word_end > self.pos {
+                    word_end
+                } else {
+                    self.here().end - self.base
+                };
                 return Err(Diagnostic::error(self.span(start, end), "a statement needs a label")
                     .with_label("expected a label like `1.`")
                     .with_note("every line that is not blank or a `#` comment is `<label>. <command>` (§1)"));
@@ -229,23 +256,32 @@ impl LineParser<'_> {
                     self.pos += 1;
                 }
                 if self.pos == digits_start {
-                    return Err(Diagnostic::error(self.here(), format!("expected digits after `-`, found {}", self.found()))
-                        .with_label("expected a digit")
-                        .with_note("an integer is `-?[0-9]+`, with no blank after the `-` (§2)"));
+                    return Err(Diagnostic::error(
+                        self.here(),
+                        format!("expected digits after `-`, found {}", self.found()),
+                    )
+                    .with_label("expected a digit")
+                    .with_note("an integer is `-?[0-9]+`, with no blank after the `-` (§2)"));
                 }
                 if self.peek().is_some_and(is_word_byte) {
                     while self.peek().is_some_and(is_word_byte) {
                         self.pos += 1;
                     }
-                    return Err(Diagnostic::error(self.span(start, self.pos), format!("expected {what}, found `{}`", &self.text[start..self.pos]))
-                        .with_label("not an integer")
-                        .with_note("an integer is `-?[0-9]+` or `*` for one read from input (§2)"));
+                    return Err(Diagnostic::error(
+                        self.span(start, self.pos),
+                        format!("expected {what}, found `{}`", &self.text[start..self.pos]),
+                    )
+                    .with_label("not an integer")
+                    .with_note("an integer is `-?[0-9]+` or `*` for one read from input (§2)"));
                 }
                 self.int_value(start)
             }
-            _ => Err(Diagnostic::error(self.here(), format!("expected {what}, found {}", self.found()))
-                .with_label("expected an integer or `*`")
-                .with_note("an integer is `-?[0-9]+` or `*` for one read from input (§2)")),
+            _ => Err(Diagnostic::error(
+                self.here(),
+                format!("expected {what}, found {}", self.found()),
+            )
+            .with_label("expected an integer or `*`")
+            .with_note("an integer is `-?[0-9]+` or `*` for one read from input (§2)")),
         }
     }
 
@@ -265,9 +301,11 @@ impl LineParser<'_> {
             self.pos += 1;
             Ok(())
         } else {
-            Err(Diagnostic::error(self.here(), format!("{message}, found {}", self.found()))
-                .with_label(format!("expected `{}`", byte as char))
-                .with_note(note.to_string()))
+            Err(
+                Diagnostic::error(self.here(), format!("{message}, found {}", self.found()))
+                    .with_label(format!("expected `{}`", byte as char))
+                    .with_note(note.to_string()),
+            )
         }
     }
 
@@ -293,7 +331,11 @@ impl LineParser<'_> {
                     self.pos += 1;
                     let note = "a relative move is `name;drow,dcol` (§4.4)";
                     let drow = self.operand("a row offset")?;
-                    self.expect(b',', "a relative move needs a row and a column offset", note)?;
+                    self.expect(
+                        b',',
+                        "a relative move needs a row and a column offset",
+                        note,
+                    )?;
                     let dcol = self.operand("a column offset")?;
                     return Ok(Command::MoveNameBy { name, drow, dcol });
                 }
@@ -302,10 +344,17 @@ impl LineParser<'_> {
                     return Err(self.after_first_item());
                 }
                 _ => {
-                    return Err(Diagnostic::error(self.here(), format!("expected `=`, `;` or `,` after the name `{}`, found {}", name.text, self.found()))
-                        .with_label("expected `=`, `;` or `,`")
-                        .with_note("a name has letters, digits and underscores: [A-Za-z0-9_]+ (§2)")
-                        .with_note("commands: `name=Lr,c` `name,r,c` `name;dr,dc` (§4)"));
+                    return Err(Diagnostic::error(
+                        self.here(),
+                        format!(
+                            "expected `=`, `;` or `,` after the name `{}`, found {}",
+                            name.text,
+                            self.found()
+                        ),
+                    )
+                    .with_label("expected `=`, `;` or `,`")
+                    .with_note("a name has letters, digits and underscores: [A-Za-z0-9_]+ (§2)")
+                    .with_note("commands: `name=Lr,c` `name,r,c` `name;dr,dc` (§4)"));
                 }
             }
             // A comma list: `name,r,c` or, if the first word is all digits, maybe `r1,c1,r2,c2`.
@@ -319,16 +368,27 @@ impl LineParser<'_> {
             return match items.len() {
                 2 => {
                     let mut it = items.into_iter();
-                    let (row, col) = (it.next().unwrap_or(Operand::Star(0..0)), it.next().unwrap_or(Operand::Star(0..0)));
+                    let (row, col) = (
+                        it.next().unwrap_or(Operand::Star(0..0)),
+                        it.next().unwrap_or(Operand::Star(0..0)),
+                    );
                     Ok(Command::MoveNameTo { name, row, col })
                 }
                 3 if all_digits => {
                     self.pos = start;
                     self.move_squares()
                 }
-                3 => Err(Diagnostic::error(name.span.clone(), format!("`{}` is a name, but a move by squares starts with a row", name.text))
-                    .with_label("expected an integer")
-                    .with_note("`name,r,c` moves a named piece (§4.3); `r1,c1,r2,c2` moves by squares (§4.2)")),
+                3 => Err(Diagnostic::error(
+                    name.span.clone(),
+                    format!(
+                        "`{}` is a name, but a move by squares starts with a row",
+                        name.text
+                    ),
+                )
+                .with_label("expected an integer")
+                .with_note(
+                    "`name,r,c` moves a named piece (§4.3); `r1,c1,r2,c2` moves by squares (§4.2)",
+                )),
                 1 | 0 => Err(self.missing_field(start, items.len() + 1)),
                 _ => Err(self.too_many(start, &items)),
             };
@@ -342,22 +402,36 @@ impl LineParser<'_> {
     }
 
     fn after_first_item(&self) -> Diagnostic {
-        Diagnostic::error(self.here(), format!("expected `,`, `=` or `;`, found {}", self.found()))
-            .with_label("unexpected here")
-            .with_note("commands: `name=Lr,c` `r1,c1,r2,c2` `name,r,c` `name;dr,dc` (§4)")
+        Diagnostic::error(
+            self.here(),
+            format!("expected `,`, `=` or `;`, found {}", self.found()),
+        )
+        .with_label("unexpected here")
+        .with_note("commands: `name=Lr,c` `r1,c1,r2,c2` `name,r,c` `name;dr,dc` (§4)")
     }
 
     fn missing_field(&self, start: usize, count: usize) -> Diagnostic {
-        Diagnostic::error(self.span(start, self.pos), format!("a move needs more fields: found {count}"))
-            .with_label("incomplete move")
-            .with_note("`name,r,c` moves a named piece (§4.3); `r1,c1,r2,c2` moves by squares (§4.2)")
+        Diagnostic::error(
+            self.span(start, self.pos),
+            format!("a move needs more fields: found {count}"),
+        )
+        .with_label("incomplete move")
+        .with_note("`name,r,c` moves a named piece (§4.3); `r1,c1,r2,c2` moves by squares (§4.2)")
     }
 
     fn too_many(&self, start: usize, items: &[Operand]) -> Diagnostic {
-        let extra = items.get(3).map_or(self.span(start, self.pos), |o| o.span().start..self.base + self.pos);
-        Diagnostic::error(extra, format!("too many numbers: a move by squares has 4, found {}", items.len() + 1))
-            .with_label("extra field")
-            .with_note("`r1,c1,r2,c2` moves the piece on (r1, c1) to (r2, c2) (§4.2)")
+        let extra = items.get(3).map_or(self.span(start, self.pos), |o| {
+            o.span().start..self.base + self.pos
+        });
+        Diagnostic::error(
+            extra,
+            format!(
+                "too many numbers: a move by squares has 4, found {}",
+                items.len() + 1
+            ),
+        )
+        .with_label("extra field")
+        .with_note("`r1,c1,r2,c2` moves the piece on (r1, c1) to (r2, c2) (§4.2)")
     }
 
     /// `r1,c1,r2,c2` from the cursor.
@@ -376,13 +450,23 @@ impl LineParser<'_> {
         if items.len() < 4 {
             if items.len() == 3 {
                 if let Operand::Star(span) = &items[0] {
-                    return Err(Diagnostic::error(span.clone(), "a name cannot be read from input")
-                        .with_label("`*` is not a name")
-                        .with_note("`name,r,c` needs a name (§4.3); `r1,c1,r2,c2` needs four integers (§4.2)"));
+                    return Err(Diagnostic::error(
+                        span.clone(),
+                        "a name cannot be read from input",
+                    )
+                    .with_label("`*` is not a name")
+                    .with_note(
+                        "`name,r,c` needs a name (§4.3); `r1,c1,r2,c2` needs four integers (§4.2)",
+                    ));
                 }
-                return Err(Diagnostic::error(items[0].span(), "a name cannot be negative: expected a name or four integers")
-                    .with_label("not a name")
-                    .with_note("`name,r,c` needs a name (§4.3); `r1,c1,r2,c2` needs four integers (§4.2)"));
+                return Err(Diagnostic::error(
+                    items[0].span(),
+                    "a name cannot be negative: expected a name or four integers",
+                )
+                .with_label("not a name")
+                .with_note(
+                    "`name,r,c` needs a name (§4.3); `r1,c1,r2,c2` needs four integers (§4.2)",
+                ));
             }
             if self.pos < self.text.len() && items.len() == 1 {
                 return Err(self.after_first_item());
@@ -402,10 +486,13 @@ impl LineParser<'_> {
         const NOTE: &str = "a place is `name=Lrow,col` (§4.1)";
         self.skip_blanks();
         let Some(letter) = self.text[self.pos..].chars().next() else {
-            return Err(Diagnostic::error(self.here(), "expected a piece letter, found the end of the line")
-                .with_label("expected a piece letter")
-                .with_note(LETTERS_HELP)
-                .with_note(NOTE));
+            return Err(Diagnostic::error(
+                self.here(),
+                "expected a piece letter, found the end of the line",
+            )
+            .with_label("expected a piece letter")
+            .with_note(LETTERS_HELP)
+            .with_note(NOTE));
         };
         let Some((colour, kind)) = PieceKind::from_letter(letter) else {
             let d = if letter == '*' {
@@ -451,9 +538,14 @@ impl LineParser<'_> {
                 } else {
                     ("!", "failure")
                 };
-                return Err(Diagnostic::error(mark.start..self.base + self.pos, format!("two {which} targets"))
-                    .with_label("second target")
-                    .with_note(format!("a statement has at most one `{which}` target (where to go on {when}) (§5)")));
+                return Err(Diagnostic::error(
+                    mark.start..self.base + self.pos,
+                    format!("two {which} targets"),
+                )
+                .with_label("second target")
+                .with_note(format!(
+                    "a statement has at most one `{which}` target (where to go on {when}) (§5)"
+                )));
             }
             *slot = Some(target);
             first_kind.get_or_insert(kind);
@@ -488,11 +580,23 @@ mod tests {
 
     #[test]
     fn digit_names_and_squares() {
-        assert!(matches!(one("1. 12,3,4").command, Command::MoveNameTo { .. }));
-        assert!(matches!(one("1. 12,3,4,5").command, Command::MoveSquares { .. }));
-        assert!(matches!(one("1. -1,*,4,5").command, Command::MoveSquares { .. }));
+        assert!(matches!(
+            one("1. 12,3,4").command,
+            Command::MoveNameTo { .. }
+        ));
+        assert!(matches!(
+            one("1. 12,3,4,5").command,
+            Command::MoveSquares { .. }
+        ));
+        assert!(matches!(
+            one("1. -1,*,4,5").command,
+            Command::MoveSquares { .. }
+        ));
         assert!(matches!(one("1. 123=P5,5").command, Command::Place { .. }));
-        assert!(matches!(one("1. 1;2,3").command, Command::MoveNameBy { .. }));
+        assert!(matches!(
+            one("1. 1;2,3").command,
+            Command::MoveNameBy { .. }
+        ));
     }
 
     #[test]
@@ -506,7 +610,10 @@ mod tests {
 
     #[test]
     fn text_is_verbatim() {
-        assert_eq!(one("7. \"a?1 !2 # \\ \t ").command, Command::Text("a?1 !2 # \\ \t ".into()));
+        assert_eq!(
+            one("7. \"a?1 !2 # \\ \t ").command,
+            Command::Text("a?1 !2 # \\ \t ".into())
+        );
         assert_eq!(one("7.\"").command, Command::Text(String::new()));
     }
 

@@ -31,14 +31,14 @@ pub fn validate(program: &Program) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
             .into_iter()
             .flatten()
         {
-            if let Operand::Int(value, span) = target {
-                if !labels.contains(value) {
-                    errors.push(
-                        Diagnostic::error(span.clone(), format!("no statement is labelled {value}"))
-                            .with_label("unknown jump target")
-                            .with_note("a literal jump target must label a statement of the file (§5)"),
-                    );
-                }
+            if let Operand::Int(value, span) = target
+                && !labels.contains(value)
+            {
+                errors.push(
+                    Diagnostic::error(span.clone(), format!("no statement is labelled {value}"))
+                        .with_label("unknown jump target")
+                        .with_note("a literal jump target must label a statement of the file (§5)"),
+                );
             }
         }
     }
@@ -71,9 +71,12 @@ fn unplaced_names(program: &Program) -> Vec<Diagnostic> {
                 "this count is always 0 (§4.7)"
             };
             warnings.push(
-                Diagnostic::warning(name.span.clone(), format!("`{}` is {what} but never placed", name.text))
-                    .with_label("no statement places a piece with this name")
-                    .with_note(help),
+                Diagnostic::warning(
+                    name.span.clone(),
+                    format!("`{}` is {what} but never placed", name.text),
+                )
+                .with_label("no statement places a piece with this name")
+                .with_note(help),
             );
         }
     }

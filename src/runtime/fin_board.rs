@@ -126,6 +126,48 @@ pub const CANNOT_READ: &str = "cannot read standard input";
 /// Standard output failed.
 pub const CANNOT_WRITE: &str = "cannot write standard output";
 
+/// A small deterministic hasher for search states (no random seed, so
+/// runs are reproducible; states are short vectors of small integers).
+#[derive(Default, Clone, Copy)]
+pub struct StateHasher(u64);
+
+impl std::hash::Hasher for StateHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_i32(&mut self, n: i32) {
+        self.write_u64(u64::from(n as u32));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type StateSet = HashSet<Vec<i32>, std::hash::BuildHasherDefault<StateHasher>>;
+
+/// Buffers reused from one search to the next.
+#[derive(Default)]
+struct Scratch {
+    seen: StateSet,
+    stack: Vec<Vec<i32>>,
+}
+
 /// What a search looks for.
 struct Search<'s> {
     board: &'s [i32],
@@ -166,9 +208,8 @@ impl Search<'_> {
         sq != self.from && cell > 0 && (cell - 1) % 2 == self.colour
     }
 
-    fn push(&self, st: Vec<i32>, seen: &mut HashSet<Vec<i32>>, stack: &mut Vec<Vec<i32>>) {
-        if !seen.contains(&st) {
-            seen.insert(st.clone());
+    fn push(&self, st: Vec<i32>, seen: &mut StateSet, stack: &mut Vec<Vec<i32>>) {
+        if seen.insert(st.clone()) {
             stack.push(st);
         }
     }
@@ -178,7 +219,7 @@ impl Search<'_> {
     fn run(
         &self,
         mut st: Vec<i32>,
-        seen: &mut HashSet<Vec<i32>>,
+        seen: &mut StateSet,
         stack: &mut Vec<Vec<i32>>,
         best: &mut Option<Vec<i32>>,
     ) -> bool {
@@ -371,20 +412,59 @@ impl Search<'_> {
 
     /// Explores every path. Attack: true when one ends on the target.
     /// Move: the best outcome `[hole, ncaps, caps…, kind]`.
-    fn explore(&self, mover_kind: i32) -> (bool, Option<Vec<i32>>) {
+    fn explore(&self, mover_kind: i32, scratch: &mut Scratch) -> (bool, Option<Vec<i32>>) {
         let mut st = vec![1, self.from, 0, mover_kind, -1, 0, mover_kind];
         st.resize(S_REGS + self.nregs, -1);
-        let mut seen = HashSet::new();
-        let mut stack = Vec::new();
+        let Scratch { seen, stack } = scratch;
+        seen.clear();
+        stack.clear();
         let mut best = None;
-        self.push(st, &mut seen, &mut stack);
+        self.push(st, seen, stack);
         while let Some(st) = stack.pop() {
-            if self.run(st, &mut seen, &mut stack, &mut best) {
+            if self.run(st, seen, stack, &mut best) {
                 return (true, None);
             }
         }
         (false, best)
     }
+}
+
+/// Whether a piece of colour `by` attacks `sq` on `board` (§5.4).
+fn attacked(
+    kinds: &[Kind<'_>],
+    width: i32,
+    height: i32,
+    board: &[i32],
+    sq: i32,
+    by: i32,
+    scratch: &mut Scratch,
+) -> bool {
+    for (s, &cell) in board.iter().enumerate() {
+        if cell <= 0 || (cell - 1) % 2 != by {
+            continue;
+        }
+        let kind = (cell - 1) / 2;
+        let k = &kinds[kind as usize];
+        let code = k.code[by as usize];
+        let search = Search {
+            board,
+            width,
+            height,
+            code,
+            colour: by,
+            from: s as i32,
+            royal: k.royal,
+            attack: true,
+            target: sq,
+            promo: -1,
+            nkinds: kinds.len() as i32,
+            nregs: code.first().copied().unwrap_or(0) as usize,
+        };
+        if search.explore(kind, scratch).0 {
+            return true;
+        }
+    }
+    false
 }
 
 /// The state of a running program: board, stacks, input.
@@ -396,6 +476,7 @@ pub struct Game<'a> {
     stacks: [Vec<i64>; 2],
     /// Whether the game is over, if known for the current board.
     over: Option<bool>,
+    scratch: Scratch,
 }
 
 impl<'a> Game<'a> {
@@ -408,6 +489,7 @@ impl<'a> Game<'a> {
             board: cells.to_vec(),
             stacks: [Vec::new(), Vec::new()],
             over: None,
+            scratch: Scratch::default(),
         }
     }
 
@@ -445,43 +527,13 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Whether a piece of colour `by` attacks `sq` on `board` (§5.4).
-    fn attacked(&self, board: &[i32], sq: i32, by: i32) -> bool {
-        for (s, &cell) in board.iter().enumerate() {
-            if cell <= 0 || (cell - 1) % 2 != by {
-                continue;
-            }
-            let kind = (cell - 1) / 2;
-            let k = &self.kinds[kind as usize];
-            let code = k.code[by as usize];
-            let search = Search {
-                board,
-                width: self.width,
-                height: self.height,
-                code,
-                colour: by,
-                from: s as i32,
-                royal: k.royal,
-                attack: true,
-                target: sq,
-                promo: -1,
-                nkinds: self.kinds.len() as i32,
-                nregs: code.first().copied().unwrap_or(0) as usize,
-            };
-            if search.explore(kind).0 {
-                return true;
-            }
-        }
-        false
-    }
-
     /// True when some royal piece of `colour` on `board` is attacked.
-    fn royal_attacked(&self, board: &[i32], colour: i32) -> bool {
+    fn royal_attacked(&mut self, board: &[i32], colour: i32) -> bool {
         for (s, &cell) in board.iter().enumerate() {
             if cell > 0
                 && (cell - 1) % 2 == colour
                 && self.kinds[((cell - 1) / 2) as usize].royal
-                && self.attacked(board, s as i32, 1 - colour)
+                && attacked(self.kinds, self.width, self.height, board, s as i32, 1 - colour, &mut self.scratch)
             {
                 return true;
             }
@@ -498,21 +550,29 @@ impl<'a> Game<'a> {
         let mut over = false;
         for colour in 0..2 {
             let mut royals = 0;
-            let mut attacked = 0;
+            let mut hit = 0;
             for (s, &cell) in self.board.iter().enumerate() {
                 if cell > 0
                     && (cell - 1) % 2 == colour
                     && self.kinds[((cell - 1) / 2) as usize].royal
                 {
                     royals += 1;
-                    if self.attacked(&self.board, s as i32, 1 - colour) {
-                        attacked += 1;
+                    if attacked(
+                        self.kinds,
+                        self.width,
+                        self.height,
+                        &self.board,
+                        s as i32,
+                        1 - colour,
+                        &mut self.scratch,
+                    ) {
+                        hit += 1;
                     } else {
                         break;
                     }
                 }
             }
-            if royals == attacked {
+            if royals == hit {
                 over = true;
             }
         }
@@ -560,7 +620,7 @@ impl<'a> Game<'a> {
             nkinds: self.kinds.len() as i32,
             nregs: code.first().copied().unwrap_or(0) as usize,
         };
-        let outcome = match search.explore(kind).1 {
+        let outcome = match search.explore(kind, &mut self.scratch).1 {
             Some(o) => o,
             None => return Ok(false),
         };

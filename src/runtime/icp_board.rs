@@ -14,7 +14,8 @@
 //! - pieces: a slot table whose captured slots are reused through a free list;
 //! - per name: a doubly linked list of live pieces, newest at the head, and a
 //!   live count;
-//! - per colour: the live kings; per colour and kind: a live count;
+//! - per colour: the live kings and the live sliders (rooks, bishops,
+//!   queens); per colour and kind: a live count;
 //! - four lazily built line indices (rows, columns, diagonals, anti-diagonals)
 //!   answering "first piece along a ray" beyond the first `PROBE` squares.
 
@@ -167,6 +168,10 @@ const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 /// Squares probed directly in the hash table along a ray before the line
 /// index is used (runtime-design.md: PROBE = 8).
 const PROBE: u64 = 8;
+
+/// Up to this many enemy sliders, the check test asks only the rays that
+/// point at one of them (see `Board::slider_rays`).
+const SLIDER_SCAN: usize = 8;
 
 /// The deterministic hash of a square: a multiply/xor-shift mix of row and
 /// col (runtime-design.md). The table uses the top bits.
@@ -363,15 +368,40 @@ fn line_of(dr: i64, dc: i64) -> usize {
 
 /// The (key, position) of a square in a line index: rows (row, col),
 /// columns (col, row), diagonals (row − col, row), anti-diagonals
-/// (row + col, row). Keys need 65 bits, hence i128.
+/// (row + col, row).
+///
+/// The diagonal keys need 65 bits; they are kept modulo 2^64 instead. Two
+/// diagonals then share a key (d and d − 2^64), but their rows are disjoint
+/// ranges, so a query over the rows of an in-range ray (every ray is cut at
+/// the i64 edge) only ever meets squares of its own diagonal.
 #[inline]
-fn line_key(line: usize, row: i64, col: i64) -> (i128, i64) {
+fn line_key(line: usize, row: i64, col: i64) -> (u64, i64) {
     match line {
-        ROWS => (row as i128, col),
-        COLS => (col as i128, row),
-        DIAGONALS => (row as i128 - col as i128, row),
-        _ => (row as i128 + col as i128, row),
+        ROWS => (row as u64, col),
+        COLS => (col as u64, row),
+        DIAGONALS => (row.wrapping_sub(col) as u64, row),
+        _ => (row.wrapping_add(col) as u64, row),
     }
+}
+
+/// A line index entry: the key in the high 64 bits, the position (order
+/// kept by flipping its sign bit) in the low 64 bits.
+#[inline]
+fn pack(key: u64, pos: i64) -> u128 {
+    (u128::from(key) << 64) | u128::from((pos as u64) ^ (1 << 63))
+}
+
+/// The position of a packed line index entry.
+#[inline]
+fn unpack_pos(entry: u128) -> i64 {
+    ((entry as u64) ^ (1 << 63)) as i64
+}
+
+/// The line index entry of a square.
+#[inline]
+fn line_entry(line: usize, row: i64, col: i64) -> u128 {
+    let (key, pos) = line_key(line, row, col);
+    pack(key, pos)
 }
 
 /// How many steps from coordinate `x` in direction `d` stay inside i64.
@@ -425,8 +455,9 @@ struct Piece {
     /// Name list links (older piece = `next`); free list link when dead.
     prev: u32,
     next: u32,
-    /// Position in `Board::kings[colour]` when a king.
-    king_at: u32,
+    /// Position in its roster (`Board::kings` or `Board::sliders` of its
+    /// colour) when a king, rook, bishop or queen.
+    roster_at: u32,
     colour: Colour,
     kind: Kind,
     live: bool,
@@ -472,11 +503,13 @@ pub struct Board {
     /// Per name, grown on demand up to `names` entries.
     lists: Vec<NameList>,
     kings: [Vec<u32>; 2],
+    /// Live rooks, bishops and queens per colour (swap-remove on capture).
+    sliders: [Vec<u32>; 2],
     /// Live pieces per colour and kind.
     counts: [[u64; 6]; 2],
     /// Line indices (rows, cols, diagonals, anti-diagonals), `None` until
     /// first needed.
-    lines: [Option<BTreeSet<(i128, i64)>>; 4],
+    lines: [Option<BTreeSet<u128>>; 4],
     any_line: bool,
 }
 
@@ -492,6 +525,7 @@ impl Board {
             live: 0,
             lists: Vec::new(),
             kings: [Vec::new(), Vec::new()],
+            sliders: [Vec::new(), Vec::new()],
             counts: [[0; 6]; 2],
             lines: [None, None, None, None],
             any_line: false,
@@ -536,11 +570,13 @@ impl Board {
                 .map_err(|_| Fault::OutOfMemory)?;
             self.lists.resize(name_at + 1, NO_PIECES);
         }
-        let kings = &mut self.kings[colour.index()];
-        if kind == Kind::King {
-            kings.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
-        }
-        let king_at = u32::try_from(kings.len()).map_err(|_| Fault::OutOfMemory)?;
+        let roster_at = match self.roster(colour, kind) {
+            Some(roster) => {
+                roster.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
+                u32::try_from(roster.len()).map_err(|_| Fault::OutOfMemory)?
+            }
+            None => NIL,
+        };
         let old_head = self.lists.get(name_at).map_or(NIL, |l| l.head);
         let piece = Piece {
             row,
@@ -548,7 +584,7 @@ impl Board {
             name,
             prev: NIL,
             next: old_head,
-            king_at,
+            roster_at,
             colour,
             kind,
             live: true,
@@ -579,8 +615,8 @@ impl Board {
             list.head = slot;
             list.count += 1;
         }
-        if kind == Kind::King {
-            self.kings[colour.index()].push(slot);
+        if let Some(roster) = self.roster(colour, kind) {
+            roster.push(slot);
         }
         self.counts[colour.index()][kind.index()] += 1;
         self.live += 1;
@@ -818,20 +854,19 @@ impl Board {
         let far = i64::try_from(p0 as i128 + sign * limit as i128).ok()?;
         let (skey, spos) = line_key(line, ov.sr, ov.sc);
         let skip = if skey == key { Some(spos) } else { None };
+        // BTreeSet::range panics on a reversed range: rule it out first.
+        let (lo, hi) = if sign > 0 { (near, far) } else { (far, near) };
+        if lo > hi {
+            return None;
+        }
         let found = if sign > 0 {
-            if near > far {
-                return None;
-            }
-            set.range((key, near)..=(key, far))
-                .map(|&(_, pos)| pos)
+            set.range(pack(key, near)..=pack(key, far))
+                .map(|&e| unpack_pos(e))
                 .find(|&pos| Some(pos) != skip)
         } else {
-            if far > near {
-                return None;
-            }
-            set.range((key, far)..=(key, near))
+            set.range(pack(key, far)..=pack(key, near))
                 .rev()
-                .map(|&(_, pos)| pos)
+                .map(|&e| unpack_pos(e))
                 .find(|&pos| Some(pos) != skip)
         };
         let mut best: Option<u128> = found.map(|pos| ((pos as i128 - p0 as i128) * sign) as u128);
@@ -858,11 +893,11 @@ impl Board {
         if !absent {
             return;
         }
-        let set: BTreeSet<(i128, i64)> = self
+        let set: BTreeSet<u128> = self
             .pieces
             .iter()
             .filter(|p| p.live)
-            .map(|p| line_key(line, p.row, p.col))
+            .map(|p| line_entry(line, p.row, p.col))
             .collect();
         if let Some(entry) = self.lines.get_mut(line) {
             *entry = Some(set);
@@ -873,7 +908,7 @@ impl Board {
     fn index_insert(&mut self, row: i64, col: i64) {
         for (line, set) in self.lines.iter_mut().enumerate() {
             if let Some(set) = set {
-                set.insert(line_key(line, row, col));
+                set.insert(line_entry(line, row, col));
             }
         }
     }
@@ -881,8 +916,19 @@ impl Board {
     fn index_remove(&mut self, row: i64, col: i64) {
         for (line, set) in self.lines.iter_mut().enumerate() {
             if let Some(set) = set {
-                set.remove(&line_key(line, row, col));
+                set.remove(&line_entry(line, row, col));
             }
+        }
+    }
+
+    /// The roster a piece of this colour and kind is listed in: kings,
+    /// sliders (rook, bishop, queen), or none (knight, pawn).
+    #[inline]
+    fn roster(&mut self, colour: Colour, kind: Kind) -> Option<&mut Vec<u32>> {
+        match kind {
+            Kind::King => Some(&mut self.kings[colour.index()]),
+            Kind::Rook | Kind::Bishop | Kind::Queen => Some(&mut self.sliders[colour.index()]),
+            Kind::Knight | Kind::Pawn => None,
         }
     }
 
@@ -939,21 +985,65 @@ impl Board {
             }
         }
         let queens = n[Kind::Queen.index()];
-        if queens + n[Kind::Rook.index()] > 0 {
-            for &dir in ORTHOGONAL.iter() {
-                if self.slider_on_ray((kr, kc), dir, enemy, Kind::Rook, ov) {
-                    return true;
-                }
+        let orthogonal = queens + n[Kind::Rook.index()] > 0;
+        let diagonal = queens + n[Kind::Bishop.index()] > 0;
+        if !orthogonal && !diagonal {
+            return false;
+        }
+        let rays = self.slider_rays(kr, kc, enemy, orthogonal, diagonal);
+        for (i, &dir) in ORTHOGONAL.iter().enumerate() {
+            if rays & (1 << i) != 0 && self.slider_on_ray((kr, kc), dir, enemy, Kind::Rook, ov) {
+                return true;
             }
         }
-        if queens + n[Kind::Bishop.index()] > 0 {
-            for &dir in DIAGONAL.iter() {
-                if self.slider_on_ray((kr, kc), dir, enemy, Kind::Bishop, ov) {
-                    return true;
-                }
+        for (i, &dir) in DIAGONAL.iter().enumerate() {
+            if rays & (1 << (4 + i)) != 0
+                && self.slider_on_ray((kr, kc), dir, enemy, Kind::Bishop, ov)
+            {
+                return true;
             }
         }
         false
+    }
+
+    /// The rays from (kr, kc) worth asking about, as bits: bit i for
+    /// `ORTHOGONAL[i]`, bit 4 + i for `DIAGONAL[i]`. With at most
+    /// `SLIDER_SCAN` enemy sliders, only the rays that point at one of them
+    /// along a line it moves on (a refinement of "only if the enemy has a
+    /// piece of a kind that could attack that way"); otherwise every ray of
+    /// an attacking family. The ray query itself decides.
+    #[inline]
+    fn slider_rays(&self, kr: i64, kc: i64, enemy: Colour, orthogonal: bool, diagonal: bool) -> u8 {
+        let sliders = &self.sliders[enemy.index()];
+        if sliders.len() > SLIDER_SCAN {
+            return if orthogonal { 0x0F } else { 0 } | if diagonal { 0xF0 } else { 0 };
+        }
+        let mut rays = 0u8;
+        for p in sliders.iter().filter_map(|&s| self.pieces.get(s as usize)) {
+            // A slider captured by this move may still be listed: asking
+            // its ray anyway is harmless, the overlay answers exactly.
+            let dr = p.row as i128 - kr as i128;
+            let dc = p.col as i128 - kc as i128;
+            if p.kind != Kind::Bishop {
+                rays |= match (dr.signum(), dc.signum()) {
+                    (0, 1) => 1,
+                    (0, -1) => 2,
+                    (1, 0) => 4,
+                    (-1, 0) => 8,
+                    _ => 0,
+                };
+            }
+            if p.kind != Kind::Rook && dr.unsigned_abs() == dc.unsigned_abs() {
+                rays |= match (dr.signum(), dc.signum()) {
+                    (1, 1) => 0x10,
+                    (1, -1) => 0x20,
+                    (-1, 1) => 0x40,
+                    (-1, -1) => 0x80,
+                    _ => 0,
+                };
+            }
+        }
+        rays
     }
 
     /// Whether the first piece along the ray is an enemy `kind` or queen.
@@ -1025,16 +1115,16 @@ impl Board {
         let count = &mut self.counts[p.colour.index()][p.kind.index()];
         *count = count.saturating_sub(1);
         self.live = self.live.saturating_sub(1);
-        if p.kind == Kind::King {
-            let kings = &mut self.kings[p.colour.index()];
-            let at = p.king_at as usize;
-            if at < kings.len() {
-                kings.swap_remove(at);
-                let moved = kings.get(at).copied().unwrap_or(NIL);
-                if let Some(q) = self.pieces.get_mut(moved as usize) {
-                    q.king_at = p.king_at;
-                }
+        let mut moved = NIL;
+        if let Some(roster) = self.roster(p.colour, p.kind) {
+            let at = p.roster_at as usize;
+            if at < roster.len() {
+                roster.swap_remove(at);
+                moved = roster.get(at).copied().unwrap_or(NIL);
             }
+        }
+        if let Some(q) = self.pieces.get_mut(moved as usize) {
+            q.roster_at = p.roster_at;
         }
         if let Some(q) = self.pieces.get_mut(victim as usize) {
             q.live = false;
@@ -1237,23 +1327,31 @@ mod tests {
                     .count();
                 assert_eq!(b.counts[colour.index()][kind.index()], n as u64);
             }
-            let kings = &b.kings[colour.index()];
-            assert_eq!(
-                kings.len(),
-                live.iter()
-                    .filter(|p| p.colour == colour && p.kind == Kind::King)
-                    .count()
-            );
-            for (i, &k) in kings.iter().enumerate() {
-                let p = b.pieces[k as usize];
-                assert!(p.live && p.kind == Kind::King && p.colour == colour);
-                assert_eq!(p.king_at as usize, i);
+            let is_slider = |k: Kind| matches!(k, Kind::Rook | Kind::Bishop | Kind::Queen);
+            let rosters = [
+                (&b.kings[colour.index()], true),
+                (&b.sliders[colour.index()], false),
+            ];
+            for (roster, kings) in rosters {
+                let wanted = |k: Kind| if kings { k == Kind::King } else { is_slider(k) };
+                let n = live
+                    .iter()
+                    .filter(|p| p.colour == colour && wanted(p.kind))
+                    .count();
+                assert_eq!(roster.len(), n);
+                for (i, &k) in roster.iter().enumerate() {
+                    let p = b.pieces[k as usize];
+                    assert!(p.live && wanted(p.kind) && p.colour == colour);
+                    assert_eq!(p.roster_at as usize, i);
+                }
             }
         }
         for (line, set) in b.lines.iter().enumerate() {
             if let Some(set) = set {
-                let want: BTreeSet<(i128, i64)> =
-                    live.iter().map(|p| line_key(line, p.row, p.col)).collect();
+                let want: BTreeSet<u128> = live
+                    .iter()
+                    .map(|p| line_entry(line, p.row, p.col))
+                    .collect();
                 assert_eq!(set, &want, "line index {} out of date", line);
             }
         }
@@ -1871,10 +1969,18 @@ mod tests {
             .position(|p| p.row as i128 == r && p.col as i128 == c)
     }
 
+    /// Whether no piece of `ps` stands strictly between s and t (on a
+    /// straight or diagonal line). Looks at pieces, not squares, so that
+    /// distances of 10^18 cost nothing.
     fn ref_clear(ps: &[RefPiece], s: (i128, i128), t: (i128, i128)) -> bool {
         let (dr, dc) = (t.0 - s.0, t.1 - s.1);
         let steps = dr.abs().max(dc.abs());
-        (1..steps).all(|k| ref_at(ps, s.0 + k * dr.signum(), s.1 + k * dc.signum()).is_none())
+        let (ur, uc) = (dr.signum(), dc.signum());
+        !ps.iter().any(|q| {
+            let (qr, qc) = (q.row as i128 - s.0, q.col as i128 - s.1);
+            let k = if ur != 0 { qr * ur } else { qc * uc };
+            k > 0 && k < steps && qr == k * ur && qc == k * uc
+        })
     }
 
     /// Rule 3 geometry of `p` moving onto / attacking (r, c) on board `ps`.
@@ -2000,40 +2106,78 @@ mod tests {
         ))
     }
 
+    fn random_square(rng: &mut Rng, bases: &[(i64, i64)], radius: i64) -> Option<(i64, i64)> {
+        let base = bases[rng.below(bases.len() as u64) as usize];
+        square(
+            base,
+            rng.range(-radius, radius) as i128,
+            rng.range(-radius, radius) as i128,
+        )
+    }
+
+    /// A target for a piece on `from`: a random square of a cluster, a
+    /// knight jump, a king step, a slide inside the cluster, or a slide
+    /// along one of its 8 rays into another cluster (often 10^18 away).
     fn random_target(
         rng: &mut Rng,
         from: (i64, i64),
-        base: (i64, i64),
+        bases: &[(i64, i64)],
         radius: i64,
+        pieces: &[RefPiece],
     ) -> Option<(i64, i64)> {
         let (r, c) = (from.0 as i128, from.1 as i128);
-        let (dr, dc): (i128, i128) = match rng.below(5) {
-            0 => {
-                return square(
-                    base,
-                    rng.range(-radius, radius) as i128,
-                    rng.range(-radius, radius) as i128,
-                )
+        let (a, b) = KING_STEPS[rng.below(8) as usize];
+        let (a, b) = (a as i128, b as i128);
+        let (dr, dc): (i128, i128) = match rng.below(10) {
+            0 => return random_square(rng, bases, radius),
+            // The nearest piece along one of the 8 rays: often a capture.
+            7..=9 => {
+                let nearest = pieces
+                    .iter()
+                    .filter_map(|q| {
+                        let (qr, qc) = (q.row as i128 - r, q.col as i128 - c);
+                        let k = if a != 0 { qr * a } else { qc * b };
+                        (k > 0 && qr == k * a && qc == k * b).then_some((k, q.row, q.col))
+                    })
+                    .min()?;
+                return Some((nearest.1, nearest.2));
             }
+            // Another piece's square: a capture if the colours differ.
             1 => {
+                let q = pieces.get(rng.below(pieces.len().max(1) as u64) as usize)?;
+                return Some((q.row, q.col));
+            }
+            2 => {
                 let (a, b) = KNIGHT_JUMPS[rng.below(8) as usize];
                 (a as i128, b as i128)
             }
-            2 => {
-                let (a, b) = KING_STEPS[rng.below(8) as usize];
-                (a as i128, b as i128)
+            3 => (a, b),
+            4 => {
+                let k = rng.range(1, 2 * radius) as i128;
+                (a * k, b * k)
             }
             _ => {
-                let (a, b) = KING_STEPS[rng.below(8) as usize];
-                let k = rng.range(1, 2 * radius) as i128;
-                (a as i128 * k, b as i128 * k)
+                let base = bases[rng.below(bases.len() as u64) as usize];
+                let off = rng.range(-radius, radius) as i128;
+                let k = if a == 0 {
+                    (base.1 as i128 + off - c) * b
+                } else {
+                    (base.0 as i128 + off - r) * a
+                };
+                if k <= 0 {
+                    return None;
+                }
+                (a * k, b * k)
             }
         };
-        let t = (r + dr - base.0 as i128, c + dc - base.1 as i128);
-        if t.0.abs() > radius as i128 || t.1.abs() > radius as i128 {
+        let t = (r + dr, c + dc);
+        let near = bases.iter().any(|&(br, bc)| {
+            (t.0 - br as i128).abs() <= radius as i128 && (t.1 - bc as i128).abs() <= radius as i128
+        });
+        if !near {
             return None;
         }
-        square(base, t.0, t.1)
+        Some((i64::try_from(t.0).ok()?, i64::try_from(t.1).ok()?))
     }
 
     fn compare(b: &Board, reference: &Reference, names: u32) {
@@ -2048,7 +2192,10 @@ mod tests {
         assert_consistent(b);
     }
 
-    fn differential(seed: u64, base: (i64, i64), radius: i64, ops: usize) {
+    /// Random places and moves on clusters of squares around `bases`, each
+    /// compared with the brute-force reference and followed by a full
+    /// consistency check of the board's tables and line indices.
+    fn differential(seed: u64, bases: &[(i64, i64)], radius: i64, ops: usize, most: usize) {
         let names = 5;
         let mut rng = Rng(seed);
         let mut b = Board::new(names as usize);
@@ -2056,67 +2203,60 @@ mod tests {
         for op in 0..ops {
             let choice = rng.below(10);
             let n = reference.pieces.len();
-            if n == 0 || (choice < 3 && n < 28) {
+            if n == 0 || (choice < 3 && n < most) {
                 let kind = KINDS[rng.below(6) as usize];
                 let colour = if rng.below(2) == 0 { W } else { B };
                 let name = rng.below(names as u64) as u32;
-                let sq = square(
-                    base,
-                    rng.range(-radius, radius) as i128,
-                    rng.range(-radius, radius) as i128,
-                );
-                if let Some((r, c)) = sq {
+                if let Some((r, c)) = random_square(&mut rng, bases, radius) {
                     let want = reference.place(name, colour, kind, r, c);
                     assert_eq!(b.place(name, colour, kind, r, c), Ok(want), "op {}", op);
                 }
             } else if choice < 6 {
                 let i = rng.below(n as u64) as usize;
                 let p = reference.pieces[i];
-                if let Some((tr, tc)) = random_target(&mut rng, (p.row, p.col), base, radius) {
+                if let Some((tr, tc)) =
+                    random_target(&mut rng, (p.row, p.col), bases, radius, &reference.pieces)
+                {
                     let want = reference.try_move(i, tr, tc);
-                    assert_eq!(
-                        b.move_squares(p.row, p.col, tr, tc),
-                        Ok(want),
-                        "op {} seed {}",
-                        op,
-                        seed
-                    );
+                    let got = b.move_squares(p.row, p.col, tr, tc);
+                    assert_eq!(got, Ok(want), "op {} seed {}", op, seed);
                 }
             } else if choice < 8 {
                 let name = rng.below(names as u64) as u32;
                 let i = rng.below(n as u64) as usize;
                 let p = reference.pieces[i];
-                if let Some((tr, tc)) = random_target(&mut rng, (p.row, p.col), base, radius) {
+                if let Some((tr, tc)) =
+                    random_target(&mut rng, (p.row, p.col), bases, radius, &reference.pieces)
+                {
                     let want = reference.move_name(name, |_| Some((tr, tc)));
-                    assert_eq!(
-                        b.move_name_to(name, tr, tc),
-                        Ok(want),
-                        "op {} seed {}",
-                        op,
-                        seed
-                    );
+                    let got = b.move_name_to(name, tr, tc);
+                    assert_eq!(got, Ok(want), "op {} seed {}", op, seed);
                 }
             } else {
                 let name = rng.below(names as u64) as u32;
-                let (dr, dc) = match rng.below(3) {
-                    0 => KING_STEPS[rng.below(8) as usize],
-                    1 => KNIGHT_JUMPS[rng.below(8) as usize],
-                    _ => {
+                let i = rng.below(n as u64) as usize;
+                let p = reference.pieces[i];
+                let delta = match rng.below(4) {
+                    0 => Some(KING_STEPS[rng.below(8) as usize]),
+                    1 => Some(KNIGHT_JUMPS[rng.below(8) as usize]),
+                    2 => {
                         let (a, c) = KING_STEPS[rng.below(8) as usize];
                         let k = rng.range(1, radius);
-                        (a * k, c * k)
+                        Some((a * k, c * k))
                     }
+                    // The offset of some target of a piece: maybe huge.
+                    _ => random_target(&mut rng, (p.row, p.col), bases, radius, &reference.pieces)
+                        .and_then(|(tr, tc)| {
+                            Some((tr.checked_sub(p.row)?, tc.checked_sub(p.col)?))
+                        }),
                 };
-                let want = reference.move_name(name, |p| {
-                    Some((p.row.checked_add(dr)?, p.col.checked_add(dc)?))
-                });
-                assert_eq!(
-                    b.move_name_by(name, dr, dc),
-                    Ok(want),
-                    "op {} seed {}",
-                    op,
-                    seed
-                );
+                if let Some((dr, dc)) = delta {
+                    let want = reference.move_name(name, |p| {
+                        Some((p.row.checked_add(dr)?, p.col.checked_add(dc)?))
+                    });
+                    let got = b.move_name_by(name, dr, dc);
+                    assert_eq!(got, Ok(want), "op {} seed {}", op, seed);
+                }
             }
             compare(&b, &reference, names);
         }
@@ -2125,23 +2265,64 @@ mod tests {
     #[test]
     fn differential_against_brute_force() {
         for seed in 1..=8u64 {
-            differential(seed * 7919, (0, 0), 14, 1500);
+            differential(seed * 7919, &[(0, 0)], 14, 1500, 28);
         }
     }
 
     #[test]
     fn differential_at_the_edges() {
         for seed in 1..=3u64 {
-            differential(seed * 104_729, (i64::MAX - 10, i64::MIN + 10), 14, 1200);
-            differential(seed * 15_485_863, (i64::MIN + 10, i64::MAX - 10), 14, 1200);
+            differential(
+                seed * 104_729,
+                &[(i64::MAX - 10, i64::MIN + 10)],
+                14,
+                1200,
+                28,
+            );
+            differential(
+                seed * 15_485_863,
+                &[(i64::MIN + 10, i64::MAX - 10)],
+                14,
+                1200,
+                28,
+            );
         }
     }
 
     #[test]
     fn differential_sparse_long_rays() {
-        // A wider board: rays beyond the probe reach are the rule here.
+        // A wider cluster: rays beyond the probe reach are the rule here.
         for seed in 1..=4u64 {
-            differential(seed * 31_337, (FAR, -FAR), 40, 800);
+            differential(seed * 31_337, &[(FAR, -FAR)], 40, 800, 28);
+        }
+    }
+
+    #[test]
+    fn differential_far_apart_clusters() {
+        // Clusters sharing rows, columns, diagonals and anti-diagonals
+        // across 10^18 squares, and clusters at the corners whose diagonals
+        // share the origin's keys modulo 2^64 (the wrapped diagonal keys).
+        let bases = [
+            (0, 0),
+            (0, FAR),
+            (FAR, 0),
+            (FAR, FAR),
+            (-FAR, FAR),
+            (i64::MAX - 3, i64::MIN + 3),
+            (i64::MIN + 3, i64::MAX - 3),
+            (i64::MAX - 3, i64::MAX - 3),
+            (i64::MIN + 3, i64::MIN + 3),
+        ];
+        for seed in 1..=6u64 {
+            differential(seed * 65_537, &bases, 6, 1500, 32);
+        }
+    }
+
+    #[test]
+    fn differential_many_sliders() {
+        // More enemy sliders than SLIDER_SCAN: every ray is asked.
+        for seed in 1..=3u64 {
+            differential(seed * 7_777, &[(0, 0)], 9, 1000, 60);
         }
     }
 

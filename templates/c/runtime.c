@@ -1,1 +1,1107 @@
-/* placeholder: the C runtime is being written */
+/* ------------------------------------------------------------------------
+ * InfChessPro board runtime (icp2c templates/c/runtime.c), plain C99.
+ *
+ * Pasted verbatim into every generated program after <inttypes.h>
+ * <stdint.h> <stdio.h> <stdlib.h> <string.h>. Needs only libc. Implements
+ * docs/runtime-design.md exactly; the language contract is
+ * shared/spec/infchesspro.md, whose sections are cited as §n.
+ *
+ * Data structures and costs (runtime-design.md, "Data structures and costs"):
+ * - occupancy: open-addressing hash table square -> piece slot, power-of-two
+ *   size, at most half full, linear probing, backward-shift deletion, fixed
+ *   multiply/xor-shift hash (no random seed). O(1) expected per operation.
+ * - pieces: a slot table; captured slots are reused through a free list, so
+ *   placing and capturing forever uses bounded memory.
+ * - per name: doubly linked list of live pieces, newest first, and a count:
+ *   O(1) newest, O(1) unlink on capture, O(1) count (§4.3, §4.7).
+ * - per colour: the live kings (swap-remove); per colour and kind: a count,
+ *   used to skip whole attack tests (§7 rule 4).
+ * - four line indices (rows, columns, diagonals r-c, anti-diagonals r+c),
+ *   each a treap of (exact 65-bit key, position), built lazily by the first
+ *   ray query of its kind that reaches beyond ICP_PROBE squares, then kept
+ *   up to date by every place / move / capture. O(log n) per query/update.
+ *
+ * All coordinate arithmetic is done on uint64_t (differences, steps, edge
+ * distances), so no i64 value can cause signed overflow.
+ * ------------------------------------------------------------------------ */
+
+#define ICP_WHITE 0
+#define ICP_BLACK 1
+#define ICP_KING 0
+#define ICP_QUEEN 1
+#define ICP_ROOK 2
+#define ICP_BISHOP 3
+#define ICP_KNIGHT 4
+#define ICP_PAWN 5
+
+/* "No slot / no node": an empty hash entry, the end of a list. */
+#define ICP_NIL UINT32_MAX
+/* The largest number of piece slots or tree nodes (ICP_NIL stays free). */
+#define ICP_MAX_SLOTS (UINT32_MAX - 1u)
+/* Squares probed directly in the hash table along a ray before the line
+ * index is used (runtime-design.md: PROBE = 8). */
+#define ICP_PROBE 8u
+/* The section sign, as UTF-8 bytes, for the error causes. */
+#define ICP_SECT "\302\247"
+
+/* The label of the statement being run; the generated code sets it. Used
+ * in runtime error lines (§8). */
+static int64_t icp_current_label;
+
+static void icp_die(int64_t label, const char *cause);
+
+/* ---------------------------------------------------------------- memory */
+
+/* Grows (or allocates) an array to count elements of size bytes; memory
+ * exhaustion is a runtime error (§8). The old block stays owned by the
+ * caller's global until the new one is returned, so icp_die can free it. */
+static void *icp_realloc_array(void *old, size_t count, size_t size)
+{
+    void *p;
+    if (count == 0)
+        count = 1;
+    if (count > SIZE_MAX / size)
+        icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
+    p = realloc(old, count * size);
+    if (p == NULL)
+        icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
+    return p;
+}
+
+/* ----------------------------------------------------- coordinate helpers */
+
+/* uint64_t -> int64_t by two's complement without implementation-defined
+ * conversion (compiles to nothing). */
+static int64_t icp_u2i(uint64_t x)
+{
+    return x <= (uint64_t)INT64_MAX ? (int64_t)x
+                                    : -(int64_t)(UINT64_MAX - x) - 1;
+}
+
+/* x + d*k for d in {-1, 0, 1}; the caller guarantees the result fits. */
+static int64_t icp_step(int64_t x, int d, uint64_t k)
+{
+    if (d > 0)
+        return icp_u2i((uint64_t)x + k);
+    if (d < 0)
+        return icp_u2i((uint64_t)x - k);
+    return x;
+}
+
+/* How many steps from x in direction d stay inside i64 (d = 0: unlimited). */
+static uint64_t icp_room(int64_t x, int d)
+{
+    if (d > 0)
+        return (uint64_t)INT64_MAX - (uint64_t)x;
+    if (d < 0)
+        return (uint64_t)x - (uint64_t)INT64_MIN;
+    return UINT64_MAX;
+}
+
+/* *out = a + b; returns 0 (and leaves *out) when the sum leaves i64 (§4.4). */
+static int icp_add(int64_t a, int64_t b, int64_t *out)
+{
+    if (b > 0 ? a > INT64_MAX - b : a < INT64_MIN - b)
+        return 0;
+    *out = a + b;
+    return 1;
+}
+
+/* |b - a| as uint64_t, and the sign of b - a (-1, 0, 1). */
+static uint64_t icp_absdiff(int64_t a, int64_t b, int *sign)
+{
+    if (b > a) {
+        *sign = 1;
+        return (uint64_t)b - (uint64_t)a;
+    }
+    if (b < a) {
+        *sign = -1;
+        return (uint64_t)a - (uint64_t)b;
+    }
+    *sign = 0;
+    return 0;
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+typedef struct icp_piece {
+    int64_t row, col;
+    uint32_t name;
+    uint32_t prev, next; /* name list (newest first); next: free list */
+    uint32_t king_at;    /* index in icp_kings[colour] when a king */
+    unsigned char colour, kind, live;
+} icp_piece;
+
+static icp_piece *icp_pieces;
+static uint32_t icp_pieces_len, icp_pieces_cap;
+static uint32_t icp_free_slot = ICP_NIL;
+
+/* Per name (§4.3, §4.7): newest live piece and live count. */
+static uint32_t *icp_name_head;
+static uint64_t *icp_name_count;
+static uint32_t icp_names;
+
+/* Per colour: live kings; per colour and kind: live count (§7 rule 4). */
+static uint32_t *icp_kings[2];
+static uint32_t icp_kings_len[2], icp_kings_cap[2];
+static uint64_t icp_kind_count[2][6];
+
+/* A slot for a new piece: a reused one from the free list, else a new one
+ * (amortised O(1)). */
+static uint32_t icp_new_slot(void)
+{
+    uint32_t s = icp_free_slot;
+    if (s != ICP_NIL) {
+        icp_free_slot = icp_pieces[s].next;
+        return s;
+    }
+    if (icp_pieces_len == icp_pieces_cap) {
+        uint32_t cap;
+        if (icp_pieces_cap >= ICP_MAX_SLOTS)
+            icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
+        cap = icp_pieces_cap < 32u ? 32u
+              : (icp_pieces_cap > ICP_MAX_SLOTS / 2u ? ICP_MAX_SLOTS
+                                                      : icp_pieces_cap * 2u);
+        icp_pieces = (icp_piece *)icp_realloc_array(icp_pieces, cap,
+                                                    sizeof *icp_pieces);
+        icp_pieces_cap = cap;
+    }
+    return icp_pieces_len++;
+}
+
+/* -------------------------------------------------------------- occupancy */
+
+typedef struct icp_entry {
+    int64_t row, col;
+    uint32_t slot; /* ICP_NIL: empty entry */
+} icp_entry;
+
+static icp_entry *icp_tab;
+static size_t icp_tab_cap, icp_tab_mask, icp_tab_used;
+static unsigned icp_tab_shift; /* 64 - log2(icp_tab_cap) */
+
+/* The deterministic hash of a square (runtime-design.md: multiply/xor-shift
+ * mix, the same as the Rust runtime); the table uses the top bits. */
+static size_t icp_home(int64_t row, int64_t col)
+{
+    uint64_t h = ((uint64_t)row * UINT64_C(0x9E3779B97F4A7C15)) ^ (uint64_t)col;
+    h ^= h >> 29;
+    h *= UINT64_C(0xD6E8FEB86659FD93);
+    return (size_t)(h >> icp_tab_shift) & icp_tab_mask;
+}
+
+/* The slot of the piece on (row, col), or ICP_NIL. O(1) expected. */
+static uint32_t icp_get(int64_t row, int64_t col)
+{
+    size_t i = icp_home(row, col);
+    for (;;) {
+        const icp_entry *e = &icp_tab[i];
+        if (e->slot == ICP_NIL)
+            return ICP_NIL;
+        if (e->row == row && e->col == col)
+            return e->slot;
+        i = (i + 1) & icp_tab_mask;
+    }
+}
+
+/* Inserts a square known to be absent; the table has room. */
+static void icp_tab_put(int64_t row, int64_t col, uint32_t slot)
+{
+    size_t i = icp_home(row, col);
+    while (icp_tab[i].slot != ICP_NIL)
+        i = (i + 1) & icp_tab_mask;
+    icp_tab[i].row = row;
+    icp_tab[i].col = col;
+    icp_tab[i].slot = slot;
+    icp_tab_used++;
+}
+
+/* Allocates an empty table of cap (a power of two, >= 16) entries. */
+static void icp_tab_alloc(size_t cap)
+{
+    unsigned bits = 0;
+    icp_tab = (icp_entry *)icp_realloc_array(NULL, cap, sizeof *icp_tab);
+    memset(icp_tab, 0xFF, cap * sizeof *icp_tab); /* slot = ICP_NIL */
+    icp_tab_cap = cap;
+    icp_tab_mask = cap - 1;
+    while (((size_t)1 << bits) < cap)
+        bits++;
+    icp_tab_shift = 64u - bits;
+    icp_tab_used = 0;
+}
+
+/* Makes room for one more entry, keeping the table at most half full:
+ * doubles and rehashes (amortised O(1)). It never shrinks. */
+static void icp_tab_reserve(void)
+{
+    icp_entry *old;
+    size_t cap, i;
+    if ((icp_tab_used + 1) <= icp_tab_cap / 2)
+        return;
+    if (icp_tab_cap > SIZE_MAX / 2 / sizeof *icp_tab)
+        icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
+    old = icp_tab;
+    cap = icp_tab_cap;
+    /* On failure icp_die frees the old table, still in icp_tab. */
+    icp_tab = (icp_entry *)icp_realloc_array(NULL, cap * 2, sizeof *icp_tab);
+    memset(icp_tab, 0xFF, cap * 2 * sizeof *icp_tab);
+    icp_tab_cap = cap * 2;
+    icp_tab_mask = icp_tab_cap - 1;
+    icp_tab_shift--;
+    icp_tab_used = 0;
+    for (i = 0; i < cap; i++)
+        if (old[i].slot != ICP_NIL)
+            icp_tab_put(old[i].row, old[i].col, old[i].slot);
+    free(old);
+}
+
+/* Changes the slot stored for an occupied square (a capture). */
+static void icp_tab_set(int64_t row, int64_t col, uint32_t slot)
+{
+    size_t i = icp_home(row, col);
+    while (icp_tab[i].slot != ICP_NIL) {
+        if (icp_tab[i].row == row && icp_tab[i].col == col) {
+            icp_tab[i].slot = slot;
+            return;
+        }
+        i = (i + 1) & icp_tab_mask;
+    }
+}
+
+/* Empties (row, col) by backward-shift deletion: later entries of the probe
+ * run move back into the hole when the hole lies on their own probe run. */
+static void icp_tab_remove(int64_t row, int64_t col)
+{
+    size_t hole = icp_home(row, col), j;
+    for (;;) {
+        if (icp_tab[hole].slot == ICP_NIL)
+            return;
+        if (icp_tab[hole].row == row && icp_tab[hole].col == col)
+            break;
+        hole = (hole + 1) & icp_tab_mask;
+    }
+    j = (hole + 1) & icp_tab_mask;
+    while (icp_tab[j].slot != ICP_NIL) {
+        size_t home = icp_home(icp_tab[j].row, icp_tab[j].col);
+        if (((j - home) & icp_tab_mask) >= ((j - hole) & icp_tab_mask)) {
+            icp_tab[hole] = icp_tab[j];
+            hole = j;
+        }
+        j = (j + 1) & icp_tab_mask;
+    }
+    icp_tab[hole].slot = ICP_NIL;
+    icp_tab_used--;
+}
+
+/* ------------------------------------------------------------ line indices */
+
+/* Line kinds: 0 rows (key row, position col), 1 columns (key col, position
+ * row), 2 diagonals (key row-col, position row), 3 anti-diagonals (key
+ * row+col, position row). A key is an exact 65-bit signed value hi*2^64+lo
+ * with hi in {-1, 0}; (hi signed, lo unsigned) compare in value order. */
+typedef struct icp_node {
+    uint64_t lo;
+    int64_t pos;
+    uint32_t left, right; /* left: free list when unused */
+    uint32_t prio;
+    int32_t hi;
+} icp_node;
+
+static icp_node *icp_nodes;
+static uint32_t icp_nodes_len, icp_nodes_cap;
+static uint32_t icp_free_node = ICP_NIL;
+static uint32_t icp_root[4];
+static int icp_built[4];
+static int icp_any_built;
+static uint32_t icp_prio_state = 2463534242u;
+
+/* The (key, position) of square (r, c) in line kind l. */
+static void icp_line_key(int l, int64_t r, int64_t c, int32_t *hi,
+                         uint64_t *lo, int64_t *pos)
+{
+    switch (l) {
+    case 0:
+        *hi = r < 0 ? -1 : 0;
+        *lo = (uint64_t)r;
+        *pos = c;
+        break;
+    case 1:
+        *hi = c < 0 ? -1 : 0;
+        *lo = (uint64_t)c;
+        *pos = r;
+        break;
+    case 2: /* r - c in (-2^64, 2^64) */
+        *hi = r < c ? -1 : 0;
+        *lo = (uint64_t)r - (uint64_t)c;
+        *pos = r;
+        break;
+    default: /* r + c in [-2^64, 2^64 - 2]; mixed signs cannot overflow */
+        if (r < 0 && c < 0)
+            *hi = -1;
+        else if (r >= 0 && c >= 0)
+            *hi = 0;
+        else
+            *hi = r + c < 0 ? -1 : 0;
+        *lo = (uint64_t)r + (uint64_t)c;
+        *pos = r;
+        break;
+    }
+}
+
+/* Compares key (hi, lo, pos) with node n: <0, 0, >0. */
+static int icp_key_cmp(int32_t hi, uint64_t lo, int64_t pos, uint32_t n)
+{
+    const icp_node *b = &icp_nodes[n];
+    if (hi != b->hi)
+        return hi < b->hi ? -1 : 1;
+    if (lo != b->lo)
+        return lo < b->lo ? -1 : 1;
+    if (pos != b->pos)
+        return pos < b->pos ? -1 : 1;
+    return 0;
+}
+
+/* Splits treap t into the nodes below and above key (key not in t). */
+static void icp_split(uint32_t t, int32_t hi, uint64_t lo, int64_t pos,
+                      uint32_t *l, uint32_t *r)
+{
+    if (t == ICP_NIL) {
+        *l = *r = ICP_NIL;
+    } else if (icp_key_cmp(hi, lo, pos, t) > 0) {
+        icp_split(icp_nodes[t].right, hi, lo, pos, &icp_nodes[t].right, r);
+        *l = t;
+    } else {
+        icp_split(icp_nodes[t].left, hi, lo, pos, l, &icp_nodes[t].left);
+        *r = t;
+    }
+}
+
+/* Joins treaps a and b, every key of a below every key of b. */
+static uint32_t icp_merge(uint32_t a, uint32_t b)
+{
+    if (a == ICP_NIL)
+        return b;
+    if (b == ICP_NIL)
+        return a;
+    if (icp_nodes[a].prio > icp_nodes[b].prio) {
+        uint32_t m = icp_merge(icp_nodes[a].right, b);
+        icp_nodes[a].right = m;
+        return a;
+    } else {
+        uint32_t m = icp_merge(a, icp_nodes[b].left);
+        icp_nodes[b].left = m;
+        return b;
+    }
+}
+
+/* Inserts node n (key absent) into treap t; returns the new root.
+ * Expected O(log n): priorities come from a fixed xorshift sequence. */
+static uint32_t icp_tinsert(uint32_t t, uint32_t n)
+{
+    icp_node *x;
+    if (t == ICP_NIL)
+        return n;
+    x = &icp_nodes[n];
+    if (x->prio > icp_nodes[t].prio) {
+        uint32_t l, r;
+        icp_split(t, x->hi, x->lo, x->pos, &l, &r);
+        x->left = l;
+        x->right = r;
+        return n;
+    }
+    if (icp_key_cmp(x->hi, x->lo, x->pos, t) < 0) {
+        uint32_t s = icp_tinsert(icp_nodes[t].left, n);
+        icp_nodes[t].left = s;
+    } else {
+        uint32_t s = icp_tinsert(icp_nodes[t].right, n);
+        icp_nodes[t].right = s;
+    }
+    return t;
+}
+
+/* Removes key from treap t (its node goes to the free list). */
+static uint32_t icp_terase(uint32_t t, int32_t hi, uint64_t lo, int64_t pos)
+{
+    int c;
+    if (t == ICP_NIL)
+        return ICP_NIL;
+    c = icp_key_cmp(hi, lo, pos, t);
+    if (c == 0) {
+        uint32_t m = icp_merge(icp_nodes[t].left, icp_nodes[t].right);
+        icp_nodes[t].left = icp_free_node;
+        icp_free_node = t;
+        return m;
+    }
+    if (c < 0) {
+        uint32_t s = icp_terase(icp_nodes[t].left, hi, lo, pos);
+        icp_nodes[t].left = s;
+    } else {
+        uint32_t s = icp_terase(icp_nodes[t].right, hi, lo, pos);
+        icp_nodes[t].right = s;
+    }
+    return t;
+}
+
+/* Adds square (r, c) to line index l. */
+static void icp_index_add(int l, int64_t r, int64_t c)
+{
+    uint32_t n = icp_free_node;
+    icp_node *x;
+    if (n != ICP_NIL) {
+        icp_free_node = icp_nodes[n].left;
+    } else {
+        if (icp_nodes_len == icp_nodes_cap) {
+            uint32_t cap;
+            if (icp_nodes_cap >= ICP_MAX_SLOTS)
+                icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
+            cap = icp_nodes_cap < 64u ? 64u
+                  : (icp_nodes_cap > ICP_MAX_SLOTS / 2u ? ICP_MAX_SLOTS
+                                                         : icp_nodes_cap * 2u);
+            icp_nodes = (icp_node *)icp_realloc_array(icp_nodes, cap,
+                                                      sizeof *icp_nodes);
+            icp_nodes_cap = cap;
+        }
+        n = icp_nodes_len++;
+    }
+    x = &icp_nodes[n];
+    icp_line_key(l, r, c, &x->hi, &x->lo, &x->pos);
+    x->left = x->right = ICP_NIL;
+    icp_prio_state ^= icp_prio_state << 13;
+    icp_prio_state ^= icp_prio_state >> 17;
+    icp_prio_state ^= icp_prio_state << 5;
+    x->prio = icp_prio_state;
+    icp_root[l] = icp_tinsert(icp_root[l], n);
+}
+
+/* Removes square (r, c) from line index l. */
+static void icp_index_remove(int l, int64_t r, int64_t c)
+{
+    int32_t hi;
+    uint64_t lo;
+    int64_t pos;
+    icp_line_key(l, r, c, &hi, &lo, &pos);
+    icp_root[l] = icp_terase(icp_root[l], hi, lo, pos);
+}
+
+/* Builds line index l from every live piece: O(n log n), once (lazily, on
+ * the first long-range ray query of that kind). */
+static void icp_index_build(int l)
+{
+    uint32_t s;
+    for (s = 0; s < icp_pieces_len; s++)
+        if (icp_pieces[s].live)
+            icp_index_add(l, icp_pieces[s].row, icp_pieces[s].col);
+    icp_built[l] = 1;
+    icp_any_built = 1;
+}
+
+/* The nearest position on line (hi, lo) strictly beyond pos in direction
+ * d (+1: larger, -1: smaller); returns 0 when there is none. O(log n). */
+static int icp_index_next(int l, int32_t hi, uint64_t lo, int64_t pos, int d,
+                          int64_t *found)
+{
+    uint32_t t = icp_root[l], best = ICP_NIL;
+    while (t != ICP_NIL) {
+        int c = icp_key_cmp(hi, lo, pos, t);
+        if (d > 0) {
+            if (c < 0) {
+                best = t;
+                t = icp_nodes[t].left;
+            } else {
+                t = icp_nodes[t].right;
+            }
+        } else {
+            if (c > 0) {
+                best = t;
+                t = icp_nodes[t].right;
+            } else {
+                t = icp_nodes[t].left;
+            }
+        }
+    }
+    if (best == ICP_NIL || icp_nodes[best].hi != hi || icp_nodes[best].lo != lo)
+        return 0;
+    *found = icp_nodes[best].pos;
+    return 1;
+}
+
+/* ------------------------------------------------------------- the overlay */
+
+/* While a move is tested for check (§7 rule 4), the board is seen through
+ * an overlay without being changed: (ov_sr, ov_sc) empty and (ov_tr, ov_tc)
+ * holding the mover ov_slot (a captured piece there is gone). */
+static int icp_ov_on;
+static int64_t icp_ov_sr, icp_ov_sc, icp_ov_tr, icp_ov_tc;
+static uint32_t icp_ov_slot;
+
+/* The slot on (r, c) as the overlay sees it. O(1) expected. */
+static uint32_t icp_at(int64_t r, int64_t c)
+{
+    if (icp_ov_on) {
+        if (r == icp_ov_tr && c == icp_ov_tc)
+            return icp_ov_slot;
+        if (r == icp_ov_sr && c == icp_ov_sc)
+            return ICP_NIL;
+    }
+    return icp_get(r, c);
+}
+
+/* Ray directions: 0,1 along a row; 2,3 along a column; 4,5 diagonal (r-c
+ * constant); 6,7 anti-diagonal (r+c constant). Line kind = dir / 2. */
+static const int icp_ray_dr[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+static const int icp_ray_dc[8] = {1, -1, 0, 0, 1, -1, -1, 1};
+
+/* The first piece (slot) along the ray from (r0, c0) in direction dir
+ * within at most limit steps (also bounded by the i64 edge), or ICP_NIL.
+ * The first ICP_PROBE squares are probed in the hash table; beyond them the
+ * line index answers in O(log n), however long the ray (10^18 squares cost
+ * the same as 9). Sees the board through the overlay when it is on. */
+static uint32_t icp_ray_first(int64_t r0, int64_t c0, int dir, uint64_t limit)
+{
+    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir], l = dir >> 1, pd;
+    uint64_t room, k, n, best = 0, dist;
+    int32_t hi, h2;
+    uint64_t lo, l2;
+    int64_t p0, from, q, p2;
+    room = icp_room(r0, dr);
+    if (room < limit)
+        limit = room;
+    room = icp_room(c0, dc);
+    if (room < limit)
+        limit = room;
+    n = limit < ICP_PROBE ? limit : ICP_PROBE;
+    for (k = 1; k <= n; k++) {
+        uint32_t s = icp_at(icp_step(r0, dr, k), icp_step(c0, dc, k));
+        if (s != ICP_NIL)
+            return s;
+    }
+    if (limit <= ICP_PROBE)
+        return ICP_NIL;
+    if (!icp_built[l])
+        icp_index_build(l);
+    icp_line_key(l, r0, c0, &hi, &lo, &p0);
+    pd = l == 0 ? dc : dr; /* direction of the position along the line */
+    from = icp_step(p0, pd, ICP_PROBE);
+    if (icp_index_next(l, hi, lo, from, pd, &q)) {
+        if (icp_ov_on) {
+            /* The vacated square does not count: look past it. */
+            icp_line_key(l, icp_ov_sr, icp_ov_sc, &h2, &l2, &p2);
+            if (h2 == hi && l2 == lo && p2 == q &&
+                !icp_index_next(l, hi, lo, q, pd, &q))
+                goto no_index_hit;
+        }
+        best = pd > 0 ? (uint64_t)q - (uint64_t)p0 : (uint64_t)p0 - (uint64_t)q;
+    }
+no_index_hit:
+    if (icp_ov_on) {
+        /* The mover's new square counts when it lies beyond the probes. */
+        icp_line_key(l, icp_ov_tr, icp_ov_tc, &h2, &l2, &p2);
+        if (h2 == hi && l2 == lo && (pd > 0 ? p2 > from : p2 < from)) {
+            dist = pd > 0 ? (uint64_t)p2 - (uint64_t)p0
+                          : (uint64_t)p0 - (uint64_t)p2;
+            if (best == 0 || dist < best)
+                best = dist;
+        }
+    }
+    if (best == 0 || best > limit)
+        return ICP_NIL;
+    return icp_at(icp_step(r0, dr, best), icp_step(c0, dc, best));
+}
+
+/* ------------------------------------------------------------ check test */
+
+static const int icp_knight_dr[8] = {1, 2, 2, 1, -1, -2, -2, -1};
+static const int icp_knight_dc[8] = {2, 1, -1, -2, -2, -1, 1, 2};
+
+/* Whether enemy piece of kind on (r0+dr, c0+dc) (off the board: no). */
+static int icp_enemy_at(int64_t r0, int64_t c0, int dr, int dc, int enemy,
+                        int kind)
+{
+    int64_t r, c;
+    uint32_t s;
+    if (!icp_add(r0, dr, &r) || !icp_add(c0, dc, &c))
+        return 0;
+    s = icp_at(r, c);
+    return s != ICP_NIL && icp_pieces[s].colour == enemy &&
+           icp_pieces[s].kind == kind;
+}
+
+/* Whether (kr, kc) is attacked by a piece of colour enemy (§7 rule 4), as
+ * the overlay sees the board. Each test runs only if the enemy has a piece
+ * of a kind that attacks that way: knight jumps, king steps, the two pawn
+ * squares (O(1) each), then 4 orthogonal and 4 diagonal rays (O(log n)
+ * each beyond ICP_PROBE squares). */
+static int icp_attacked(int64_t kr, int64_t kc, int enemy)
+{
+    const uint64_t *n = icp_kind_count[enemy];
+    int i;
+    if (n[ICP_KNIGHT])
+        for (i = 0; i < 8; i++)
+            if (icp_enemy_at(kr, kc, icp_knight_dr[i], icp_knight_dc[i], enemy,
+                             ICP_KNIGHT))
+                return 1;
+    if (n[ICP_KING])
+        for (i = 0; i < 8; i++)
+            if (icp_enemy_at(kr, kc, icp_ray_dr[i], icp_ray_dc[i], enemy,
+                             ICP_KING))
+                return 1;
+    if (n[ICP_PAWN]) {
+        /* A white pawn attacks (r+1, c+-1): it stands one row below. */
+        int pr = enemy == ICP_WHITE ? -1 : 1;
+        if (icp_enemy_at(kr, kc, pr, -1, enemy, ICP_PAWN) ||
+            icp_enemy_at(kr, kc, pr, 1, enemy, ICP_PAWN))
+            return 1;
+    }
+    if (n[ICP_ROOK] || n[ICP_QUEEN])
+        for (i = 0; i < 4; i++) {
+            uint32_t s = icp_ray_first(kr, kc, i, UINT64_MAX);
+            if (s != ICP_NIL && icp_pieces[s].colour == enemy &&
+                (icp_pieces[s].kind == ICP_ROOK || icp_pieces[s].kind == ICP_QUEEN))
+                return 1;
+        }
+    if (n[ICP_BISHOP] || n[ICP_QUEEN])
+        for (i = 4; i < 8; i++) {
+            uint32_t s = icp_ray_first(kr, kc, i, UINT64_MAX);
+            if (s != ICP_NIL && icp_pieces[s].colour == enemy &&
+                (icp_pieces[s].kind == ICP_BISHOP ||
+                 icp_pieces[s].kind == ICP_QUEEN))
+                return 1;
+        }
+    return 0;
+}
+
+/* Whether moving piece p to (tr, tc) would leave a king of its colour
+ * attacked (§7 rule 4). O(kings) attack tests; the board is unchanged. */
+static int icp_leaves_check(uint32_t p, int64_t tr, int64_t tc)
+{
+    int colour = icp_pieces[p].colour, bad = 0;
+    uint32_t i;
+    icp_ov_on = 1;
+    icp_ov_sr = icp_pieces[p].row;
+    icp_ov_sc = icp_pieces[p].col;
+    icp_ov_tr = tr;
+    icp_ov_tc = tc;
+    icp_ov_slot = p;
+    for (i = 0; i < icp_kings_len[colour] && !bad; i++) {
+        uint32_t k = icp_kings[colour][i];
+        if (k == p)
+            bad = icp_attacked(tr, tc, 1 - colour);
+        else
+            bad = icp_attacked(icp_pieces[k].row, icp_pieces[k].col, 1 - colour);
+    }
+    icp_ov_on = 0;
+    return bad;
+}
+
+/* ------------------------------------------------------- board mutations */
+
+/* Removes captured piece s from its name list, the counts and the kings;
+ * its slot goes to the free list. Its square is taken over by the caller. */
+static void icp_unlink(uint32_t s)
+{
+    icp_piece *x = &icp_pieces[s];
+    if (x->prev != ICP_NIL)
+        icp_pieces[x->prev].next = x->next;
+    else
+        icp_name_head[x->name] = x->next;
+    if (x->next != ICP_NIL)
+        icp_pieces[x->next].prev = x->prev;
+    icp_name_count[x->name]--;
+    icp_kind_count[x->colour][x->kind]--;
+    if (x->kind == ICP_KING) {
+        uint32_t last = icp_kings[x->colour][--icp_kings_len[x->colour]];
+        icp_kings[x->colour][x->king_at] = last;
+        icp_pieces[last].king_at = x->king_at;
+    }
+    x->live = 0;
+    x->next = icp_free_slot;
+    icp_free_slot = s;
+}
+
+/* Tries to move piece p to (tr, tc): legal iff §7 rules 1-4 hold; then
+ * moves it (capturing what is on the target) and returns 1, else 0 with
+ * nothing changed. Cost: O(1) expected for jumps and steps without kings;
+ * slides O(log n) beyond ICP_PROBE squares; the check test as above. */
+static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
+{
+    icp_piece *x = &icp_pieces[p];
+    int64_t sr = x->row, sc = x->col;
+    uint32_t target;
+    uint64_t adr, adc;
+    int sdr, sdc, l;
+    /* Rule 1: t != s; rule 2: empty or the other colour. */
+    if (sr == tr && sc == tc)
+        return 0;
+    target = icp_get(tr, tc);
+    if (target != ICP_NIL && icp_pieces[target].colour == x->colour)
+        return 0;
+    /* Rule 3: geometry. */
+    adr = icp_absdiff(sr, tr, &sdr);
+    adc = icp_absdiff(sc, tc, &sdc);
+    switch (x->kind) {
+    case ICP_KING:
+        if (adr > 1 || adc > 1)
+            return 0;
+        break;
+    case ICP_KNIGHT:
+        if (!((adr == 1 && adc == 2) || (adr == 2 && adc == 1)))
+            return 0;
+        break;
+    case ICP_PAWN:
+        if (adr != 1 || sdr != (x->colour == ICP_WHITE ? 1 : -1))
+            return 0;
+        if (adc == 0 ? target != ICP_NIL : (adc != 1 || target == ICP_NIL))
+            return 0;
+        break;
+    default: {
+        /* Rook, bishop, queen: a slide with every square strictly between
+         * empty. */
+        int straight = adr == 0 || adc == 0, diagonal = adr == adc;
+        uint64_t dist;
+        int dir;
+        if (x->kind == ICP_ROOK ? !straight
+            : x->kind == ICP_BISHOP ? !diagonal
+                                    : !(straight || diagonal))
+            return 0;
+        dist = adr > adc ? adr : adc;
+        if (dist > 1) {
+            if (sdr == 0)
+                dir = sdc > 0 ? 0 : 1;
+            else if (sdc == 0)
+                dir = sdr > 0 ? 2 : 3;
+            else if (sdr == sdc)
+                dir = sdr > 0 ? 4 : 5;
+            else
+                dir = sdr > 0 ? 6 : 7;
+            if (icp_ray_first(sr, sc, dir, dist - 1) != ICP_NIL)
+                return 0;
+        }
+        break;
+    }
+    }
+    /* Rule 4: no king of the mover's colour attacked afterwards. */
+    if (icp_kings_len[x->colour] != 0 && icp_leaves_check(p, tr, tc))
+        return 0;
+    /* The move. A capture keeps the target square occupied, so only the
+     * vacated square leaves the line indices. */
+    if (target != ICP_NIL) {
+        icp_unlink(target);
+        icp_tab_set(tr, tc, p);
+        icp_tab_remove(sr, sc);
+        if (icp_any_built)
+            for (l = 0; l < 4; l++)
+                if (icp_built[l])
+                    icp_index_remove(l, sr, sc);
+    } else {
+        icp_tab_remove(sr, sc);
+        icp_tab_put(tr, tc, p);
+        if (icp_any_built)
+            for (l = 0; l < 4; l++)
+                if (icp_built[l]) {
+                    icp_index_remove(l, sr, sc);
+                    icp_index_add(l, tr, tc);
+                }
+    }
+    x = &icp_pieces[p];
+    x->row = tr;
+    x->col = tc;
+    return 1;
+}
+
+/* ------------------------------------------------------------ stdin, out */
+
+static unsigned char icp_in_buf[65536];
+static size_t icp_in_pos, icp_in_len;
+static int icp_in_eof; /* no more bytes after the buffer (sticky, §6) */
+static int icp_in_err; /* a read error after the buffer */
+static char icp_out_buf[65536];
+static int icp_out_set;
+
+/* The next input byte without consuming it, or -1 at end of input. Input
+ * is read with fread in 64 KiB blocks; a read error is a runtime error
+ * (§8). End of input is sticky: once seen, stdin is not read again. */
+static int icp_in_peek(void)
+{
+    if (icp_in_pos == icp_in_len) {
+        size_t n;
+        if (icp_in_err)
+            icp_die(icp_current_label, "cannot read standard input (" ICP_SECT "8)");
+        if (icp_in_eof)
+            return -1;
+        n = fread(icp_in_buf, 1, sizeof icp_in_buf, stdin);
+        if (n < sizeof icp_in_buf) {
+            if (ferror(stdin))
+                icp_in_err = 1;
+            else
+                icp_in_eof = 1;
+        }
+        icp_in_pos = 0;
+        icp_in_len = n;
+        if (n == 0)
+            return icp_in_peek();
+    }
+    return icp_in_buf[icp_in_pos];
+}
+
+/* Reads one integer (§6): skips ' ' '\t' '\r' '\n'; at end of input
+ * returns 0. Then an optional '-' or '+' and one or more digits (else the
+ * runtime error "input is not a number"); the number ends at the first
+ * non-digit, which is left unread. Outside i64: a runtime error. */
+static int icp_read_one(int64_t *out)
+{
+    int ch, neg = 0;
+    uint64_t v = 0, lim;
+    for (;;) {
+        ch = icp_in_peek();
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n')
+            break;
+        icp_in_pos++;
+    }
+    if (ch < 0)
+        return 0;
+    if (ch == '-' || ch == '+') {
+        neg = ch == '-';
+        icp_in_pos++;
+        ch = icp_in_peek();
+    }
+    if (ch < '0' || ch > '9')
+        icp_die(icp_current_label, "input is not a number (" ICP_SECT "6)");
+    lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    do {
+        unsigned d = (unsigned)(ch - '0');
+        if (v > (lim - d) / 10u)
+            icp_die(icp_current_label,
+                    "input number is outside the signed 64-bit range (" ICP_SECT "6)");
+        v = v * 10u + d;
+        icp_in_pos++;
+        ch = icp_in_peek();
+    } while (ch >= '0' && ch <= '9');
+    *out = neg ? icp_u2i(0u - v) : (int64_t)v;
+    return 1;
+}
+
+/* ------------------------------------------------------------- clean-up */
+
+static void icp_free_all(void)
+{
+    free(icp_pieces);
+    free(icp_name_head);
+    free(icp_name_count);
+    free(icp_kings[0]);
+    free(icp_kings[1]);
+    free(icp_tab);
+    free(icp_nodes);
+    icp_pieces = NULL;
+    icp_name_head = NULL;
+    icp_name_count = NULL;
+    icp_kings[0] = icp_kings[1] = NULL;
+    icp_tab = NULL;
+    icp_nodes = NULL;
+    icp_pieces_len = icp_pieces_cap = 0;
+    icp_nodes_len = icp_nodes_cap = 0;
+    icp_kings_len[0] = icp_kings_len[1] = 0;
+    icp_kings_cap[0] = icp_kings_cap[1] = 0;
+    icp_tab_cap = icp_tab_used = 0;
+}
+
+/* ==================================================================== API */
+
+static void icp_runtime_use(void);
+
+/* Sets up an empty board for names interned names (0..names-1) and full
+ * buffering of stdout with a 64 KiB buffer. May be called again to start
+ * over with an empty board (stdin and stdout state are kept). */
+static void icp_init(uint32_t names)
+{
+    uint32_t i;
+    (void)icp_runtime_use; /* keeps every API function "used" (see below) */
+    if (!icp_out_set) {
+        setvbuf(stdout, icp_out_buf, _IOFBF, sizeof icp_out_buf);
+        icp_out_set = 1;
+    }
+    icp_free_all();
+    icp_names = names;
+    icp_name_head = (uint32_t *)icp_realloc_array(NULL, names, sizeof *icp_name_head);
+    icp_name_count = (uint64_t *)icp_realloc_array(NULL, names, sizeof *icp_name_count);
+    for (i = 0; i < names; i++) {
+        icp_name_head[i] = ICP_NIL;
+        icp_name_count[i] = 0;
+    }
+    memset(icp_kind_count, 0, sizeof icp_kind_count);
+    icp_free_slot = ICP_NIL;
+    icp_free_node = ICP_NIL;
+    for (i = 0; i < 4; i++) {
+        icp_root[i] = ICP_NIL;
+        icp_built[i] = 0;
+    }
+    icp_any_built = 0;
+    icp_prio_state = 2463534242u;
+    icp_ov_on = 0;
+    icp_tab_alloc(16);
+}
+
+/* §4.1: a new piece on (row, col); succeeds iff the square is empty. Check
+ * does not matter. O(1) expected (+ O(log n) per built line index). */
+static int icp_place(uint32_t name, int colour, int kind, int64_t row,
+                     int64_t col)
+{
+    uint32_t s, l;
+    icp_piece *x;
+    if (icp_get(row, col) != ICP_NIL)
+        return 0;
+    icp_tab_reserve();
+    s = icp_new_slot();
+    if (kind == ICP_KING && icp_kings_len[colour] == icp_kings_cap[colour]) {
+        uint32_t cap = icp_kings_cap[colour] < 8u ? 8u : icp_kings_cap[colour] * 2u;
+        if (icp_kings_cap[colour] > ICP_MAX_SLOTS / 2u)
+            cap = ICP_MAX_SLOTS;
+        icp_kings[colour] = (uint32_t *)icp_realloc_array(
+            icp_kings[colour], cap, sizeof *icp_kings[colour]);
+        icp_kings_cap[colour] = cap;
+    }
+    x = &icp_pieces[s];
+    x->row = row;
+    x->col = col;
+    x->name = name;
+    x->colour = (unsigned char)colour;
+    x->kind = (unsigned char)kind;
+    x->live = 1;
+    x->prev = ICP_NIL;
+    x->next = icp_name_head[name];
+    if (x->next != ICP_NIL)
+        icp_pieces[x->next].prev = s;
+    icp_name_head[name] = s;
+    icp_name_count[name]++;
+    icp_kind_count[colour][kind]++;
+    x->king_at = ICP_NIL;
+    if (kind == ICP_KING) {
+        x->king_at = icp_kings_len[colour];
+        icp_kings[colour][icp_kings_len[colour]++] = s;
+    }
+    icp_tab_put(row, col, s);
+    if (icp_any_built)
+        for (l = 0; l < 4; l++)
+            if (icp_built[l])
+                icp_index_add((int)l, row, col);
+    return 1;
+}
+
+/* §4.2: the piece on (r1, c1), of either colour, to (r2, c2) if legal. */
+static int icp_move_squares(int64_t r1, int64_t c1, int64_t r2, int64_t c2)
+{
+    uint32_t s = icp_get(r1, c1);
+    return s != ICP_NIL && icp_try_move(s, r2, c2);
+}
+
+/* §4.3: the live pieces called name, newest first; the first that can
+ * legally move to (row, col) does. O(candidates tried). */
+static int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
+{
+    uint32_t p;
+    for (p = icp_name_head[name]; p != ICP_NIL; p = icp_pieces[p].next)
+        if (icp_try_move(p, row, col))
+            return 1;
+    return 0;
+}
+
+/* §4.4: as §4.3, each candidate towards (r+drow, c+dcol); a candidate
+ * whose target leaves i64 cannot move. */
+static int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
+{
+    uint32_t p;
+    for (p = icp_name_head[name]; p != ICP_NIL; p = icp_pieces[p].next) {
+        int64_t r, c;
+        if (icp_add(icp_pieces[p].row, drow, &r) &&
+            icp_add(icp_pieces[p].col, dcol, &c) && icp_try_move(p, r, c))
+            return 1;
+    }
+    return 0;
+}
+
+/* §4.7: live pieces called name. O(1). */
+static uint64_t icp_count(uint32_t name)
+{
+    return icp_name_count[name];
+}
+
+/* §6: reads up to n integers left to right, stopping at the first end of
+ * input; returns how many were read. Bad text or out of range: runtime
+ * error (§8) with the current label. */
+static int icp_read(int64_t *values, int n)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (!icp_read_one(&values[i]))
+            return i;
+    return n;
+}
+
+/* §4.6: writes exactly len bytes (NUL bytes included). A write failure is
+ * a runtime error (§8). */
+static void icp_write_text(const char *bytes, size_t len)
+{
+    if (len != 0 && fwrite(bytes, 1, len, stdout) != len)
+        icp_die(icp_current_label, "cannot write standard output (" ICP_SECT "8)");
+}
+
+/* §4.7: n in decimal and '\n'. */
+static void icp_write_count(uint64_t n)
+{
+    char buf[24];
+    size_t i = sizeof buf;
+    buf[--i] = '\n';
+    do {
+        buf[--i] = (char)('0' + (int)(n % 10u));
+        n /= 10u;
+    } while (n != 0);
+    icp_write_text(buf + i, sizeof buf - i);
+}
+
+/* §8: flushes stdout, prints "error: statement <label>: <cause>" on stderr,
+ * frees the board and exits with status 1. */
+static void icp_die(int64_t label, const char *cause)
+{
+    fflush(stdout);
+    fprintf(stderr, "error: statement %" PRId64 ": %s\n", label, cause);
+    fflush(stderr);
+    icp_free_all();
+    exit(1);
+}
+
+/* §5: a `*` jump to a label no statement has. */
+static void icp_die_no_label(int64_t label, int64_t target)
+{
+    char cause[96];
+    sprintf(cause, "no statement is labelled %" PRId64 " (" ICP_SECT "5)", target);
+    icp_die(label, cause);
+}
+
+/* End of the program: flushes stdout (a failure is a runtime error, §8),
+ * frees the board and returns the exit status 0. */
+static int icp_finish(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        icp_die(icp_current_label, "cannot write standard output (" ICP_SECT "8)");
+    icp_free_all();
+    return 0;
+}
+
+/* Never called. It refers to every API function, and icp_init refers to
+ * it, so a program that calls only some of them gets no "defined but not
+ * used" warning (portable C99, no attributes). */
+static void icp_runtime_use(void)
+{
+    (void)icp_init;
+    (void)icp_place;
+    (void)icp_move_squares;
+    (void)icp_move_name_to;
+    (void)icp_move_name_by;
+    (void)icp_count;
+    (void)icp_read;
+    (void)icp_write_text;
+    (void)icp_write_count;
+    (void)icp_die;
+    (void)icp_die_no_label;
+    (void)icp_finish;
+}
+/* ---------------------------------------------- end of the board runtime */

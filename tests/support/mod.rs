@@ -3,12 +3,19 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::io::Write;
 
 /// Strict C flags every generated C file must pass (cbindgen-style).
-pub const CFLAGS: &[&str] = &["-std=c99", "-O1", "-Wall", "-Wextra", "-Wpedantic", "-Werror"];
+pub const CFLAGS: &[&str] = &[
+    "-std=c99",
+    "-O1",
+    "-Wall",
+    "-Wextra",
+    "-Wpedantic",
+    "-Werror",
+];
 
 /// A test program with its expectations.
 #[derive(Clone, Debug)]
@@ -38,7 +45,9 @@ pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
     let mut out = Vec::new();
     for dir in dirs {
         let dir = root().join(dir);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
         paths.sort();
         for path in paths {
@@ -51,7 +60,12 @@ pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
                 input: read("in").unwrap_or_default(),
                 want_out: read("out"),
                 want_status: read("status")
-                    .map(|s| String::from_utf8_lossy(&s).trim().parse().expect("a .status file holds a number"))
+                    .map(|s| {
+                        String::from_utf8_lossy(&s)
+                            .trim()
+                            .parse()
+                            .expect("a .status file holds a number")
+                    })
                     .unwrap_or(0),
                 path,
             });
@@ -89,11 +103,21 @@ pub fn build_c(source: &str, dir: &Path, name: &str, extra: &[&str]) -> Result<P
     let c = dir.join(format!("{name}.c"));
     let exe = dir.join(format!("{name}_c"));
     std::fs::write(&c, source).unwrap();
-    let out = Command::new("cc").args(CFLAGS).args(extra).arg(&c).arg("-o").arg(&exe).output().unwrap();
+    let out = Command::new("cc")
+        .args(CFLAGS)
+        .args(extra)
+        .arg(&c)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
     if out.status.success() && out.stderr.is_empty() {
         Ok(exe)
     } else {
-        Err(format!("cc failed on {name}:\n{}", String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "cc failed on {name}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
@@ -104,7 +128,18 @@ pub fn build_rust(source: &str, dir: &Path, name: &str) -> Result<PathBuf, Strin
     let exe = dir.join(format!("{name}_rs"));
     std::fs::write(&rs, source).unwrap();
     let out = Command::new("rustc")
-        .args(["--edition", "2021", "-D", "warnings", "-C", "opt-level=1", "-C", "debug-assertions=on", "-C", "overflow-checks=on"])
+        .args([
+            "--edition",
+            "2021",
+            "-D",
+            "warnings",
+            "-C",
+            "opt-level=1",
+            "-C",
+            "debug-assertions=on",
+            "-C",
+            "overflow-checks=on",
+        ])
         .arg(&rs)
         .arg("-o")
         .arg(&exe)
@@ -113,29 +148,44 @@ pub fn build_rust(source: &str, dir: &Path, name: &str) -> Result<PathBuf, Strin
     if out.status.success() && out.stderr.is_empty() {
         Ok(exe)
     } else {
-        Err(format!("rustc failed on {name}:\n{}", String::from_utf8_lossy(&out.stderr)))
+        Err(format!(
+            "rustc failed on {name}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
     }
 }
 
 /// Runs `work` over `items` on all cores, returning the results in order.
 pub fn parallel<T: Sync, R: Send>(items: &[T], work: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).max(2);
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .max(2);
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let results: Vec<std::sync::Mutex<Option<R>>> = items.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let results: Vec<std::sync::Mutex<Option<R>>> =
+        items.iter().map(|_| std::sync::Mutex::new(None)).collect();
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = work(item);
-                *results[i].lock().unwrap() = Some(r);
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    let r = work(item);
+                    *results[i].lock().unwrap() = Some(r);
+                }
             });
         }
     });
-    results.into_iter().map(|m| m.into_inner().unwrap().unwrap()).collect()
+    results
+        .into_iter()
+        .map(|m| m.into_inner().unwrap().unwrap())
+        .collect()
 }
 
 pub fn show(bytes: &[u8]) -> String {
     let s = String::from_utf8_lossy(bytes);
-    if s.len() > 1500 { format!("{}…", &s[..s.floor_char_boundary(1500)]) } else { s.into_owned() }
+    if s.len() > 1500 {
+        format!("{}…", &s[..s.floor_char_boundary(1500)])
+    } else {
+        s.into_owned()
+    }
 }
