@@ -215,4 +215,9 @@ pub struct SourceFile {
     pub board: Option<Board>,
     /// Move lines in order.
     pub moves: Vec<MoveLine>,
+    /// Symbols of definitions that failed to parse: already reported, so
+    /// their uses are not reported again as undefined.
+    pub broken_symbols: Vec<(char, Span)>,
+    /// A board line failed to parse (already reported).
+    pub broken_board: bool,
 }

@@ -51,7 +51,19 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
             }
             match parse_definition(&line, first) {
                 Ok(d) => file.definitions.push(d),
-                Err(e) => errors.push(e),
+                Err(e) => {
+                    // Keep the symbol, when it was readable, so that its uses
+                    // are not reported as undefined too.
+                    let b = source.as_bytes();
+                    let mut p = first + 1;
+                    while p < end && is_blank(b[p]) {
+                        p += 1;
+                    }
+                    if p < end && b[p].is_ascii_lowercase() && (p + 1 >= end || !b[p + 1].is_ascii_alphanumeric()) {
+                        file.broken_symbols.push((b[p] as char, p..p + 1));
+                    }
+                    errors.push(e)
+                }
             }
         } else if b == b'+' || b == b'|' {
             if section == Section::Moves {
@@ -73,6 +85,7 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
                 parse_row(&line, first).map(|r| board.rows.push(r))
             };
             if let Err(e) = result {
+                file.broken_board = true;
                 errors.push(e);
             }
         } else if source[first..end].starts_with("Turn") {
@@ -104,16 +117,16 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
         }
     }
     if board_seen {
-        if board.rows.is_empty() {
+        if board.rows.is_empty() && !file.broken_board {
             errors.push(
                 Diagnostic::error(board.span.clone(), "the board has no row of cells (§3)")
                     .with_label("only rules here")
                     .with_note("a row of cells is drawn like `|kW|  |##|`"),
             );
-        } else {
+        } else if !board.rows.is_empty() {
             file.board = Some(board);
         }
-    } else {
+    } else if !moves_before_board_reported {
         let at = source.len();
         errors.push(
             Diagnostic::error(at..at, "the program has no board (§3)")

@@ -7,8 +7,10 @@ use super::lower;
 use crate::diagnostic::Diagnostic;
 use crate::runtime::fin_board;
 
-/// Largest notation, in units, once every `"s"` is expanded.
-pub const MAX_NOTATION_UNITS: u64 = 100_000;
+/// Largest notation of one kind, in units, once every `"s"` is expanded.
+pub const MAX_NOTATION_UNITS: u64 = 10_000;
+/// Largest sum of the expanded notations of all kinds.
+pub const MAX_TOTAL_UNITS: u64 = 40_000;
 /// Largest board, in cells.
 pub const MAX_CELLS: u64 = 1 << 22;
 
@@ -18,31 +20,47 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
 
-    // §2: each symbol is defined once; kinds are numbered in order.
+    // §2: each symbol is defined once; kinds are numbered in order. A
+    // definition line that failed to parse still defines its symbol.
     let mut kinds: Vec<&Definition> = Vec::new();
     let mut index_of: [Option<usize>; 26] = [None; 26];
-    for d in &file.definitions {
-        let slot = (d.symbol as u8 - b'a') as usize;
-        if let Some(first) = index_of[slot] {
+    let mut first_at: [Option<Span>; 26] = Default::default();
+    let mut all: Vec<(char, Span, Option<&Definition>)> = file
+        .definitions
+        .iter()
+        .map(|d| (d.symbol, d.symbol_span.clone(), Some(d)))
+        .chain(file.broken_symbols.iter().map(|(c, s)| (*c, s.clone(), None)))
+        .collect();
+    all.sort_by_key(|(_, span, _)| span.start);
+    for (symbol, span, def) in all {
+        let slot = (symbol as u8 - b'a') as usize;
+        if let Some(first) = &first_at[slot] {
             errors.push(
-                Diagnostic::error(d.symbol_span.clone(), format!("kind {} is defined twice", d.symbol))
+                Diagnostic::error(span, format!("kind {symbol} is defined twice"))
                     .with_label("second definition")
-                    .with_secondary(kinds[first].symbol_span.clone(), "first defined here")
+                    .with_secondary(first.clone(), "first defined here")
                     .with_note("each symbol is defined once (§2)"),
             );
             continue;
         }
-        index_of[slot] = Some(kinds.len());
-        kinds.push(d);
+        first_at[slot] = Some(span);
+        if let Some(d) = def {
+            index_of[slot] = Some(kinds.len());
+            kinds.push(d);
+        }
     }
     let lookup = |s: char| index_of[(s as u8 - b'a') as usize];
+    // Symbols whose definition line was broken were reported already.
+    let broken: Vec<char> = file.broken_symbols.iter().map(|(c, _)| *c).collect();
+    let reported = |s: char| broken.contains(&s) && lookup(s).is_none();
+    let no_board = file.board.is_none();
 
     // §2.1: references inside notations.
     let mut sizes: Vec<u64> = Vec::new();
     for (k, d) in kinds.iter().enumerate() {
         let mut size = 0u64;
         let mut ok = true;
-        check_nodes(&d.notation, k, &lookup, &sizes, &mut size, &mut ok, &mut errors, &mut warnings);
+        check_nodes(&d.notation, k, &lookup, &broken, &sizes, &mut size, &mut ok, &mut errors, &mut warnings);
         if ok && size > MAX_NOTATION_UNITS {
             errors.push(
                 Diagnostic::error(d.symbol_span.clone(), format!(
@@ -55,6 +73,18 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         }
         sizes.push(size);
     }
+    let total = sizes.iter().fold(0u64, |a, &b| a.saturating_add(b));
+    if total > MAX_TOTAL_UNITS && sizes.iter().all(|&s| s <= MAX_NOTATION_UNITS) {
+        if let Some(d) = kinds.last() {
+            errors.push(
+                Diagnostic::error(d.symbol_span.clone(), format!(
+                    "the notations are too large once every `\"s\"` is expanded ({total} units in all, at most {MAX_TOTAL_UNITS})"
+                ))
+                .with_label("the last kind")
+                .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
+            );
+        }
+    }
 
     // §3: the board.
     let mut width = 0usize;
@@ -63,8 +93,10 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     if let Some(board) = &file.board {
         height = board.rows.len();
         width = board.rows[0].cells.len();
+        let mut ragged = false;
         for row in &board.rows[1..] {
             if row.cells.len() != width {
+                ragged = true;
                 errors.push(
                     Diagnostic::error(row.span.clone(), "every board row has the same number of cells (§3)")
                         .with_label(format!("this row has {}, the first row has {}", row.cells.len(), width))
@@ -73,7 +105,8 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
             }
         }
         for rule in &board.rules {
-            if rule.columns != width {
+            // A ragged board is one error, not one per line.
+            if rule.columns != width && !ragged {
                 errors.push(
                     Diagnostic::error(rule.span.clone(), "every board rule is as wide as the board (§3)")
                         .with_label(format!("this rule draws {} columns, the board has {}", rule.columns, width)),
@@ -101,6 +134,7 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                     Cell::Hole => fin_board::HOLE,
                     Cell::Piece { symbol, colour, span } => match lookup(*symbol) {
                         Some(k) => fin_board::piece(k as i32, colour.index() as i32),
+                        None if reported(*symbol) => fin_board::EMPTY,
                         None => {
                             errors.push(
                                 Diagnostic::error(span.clone(), format!("no kind {symbol} is defined"))
@@ -138,6 +172,9 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     let square = |sq: &Square, errors: &mut Vec<Diagnostic>| -> Option<usize> {
         if sq.row >= 1 && sq.row <= height as u64 && sq.col >= 1 && sq.col <= width as u64 {
             Some((sq.row as usize - 1) * width + (sq.col as usize - 1))
+        } else if no_board {
+            // The missing board was reported.
+            None
         } else {
             let extent = if width > 0 {
                 format!(
@@ -158,7 +195,7 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     };
     let kind = |sym: &(char, Span), errors: &mut Vec<Diagnostic>| -> Option<usize> {
         let k = lookup(sym.0);
-        if k.is_none() {
+        if k.is_none() && !reported(sym.0) {
             errors.push(
                 Diagnostic::error(sym.1.clone(), format!("no kind {} is defined", sym.0))
                     .with_label("unknown kind")
@@ -280,6 +317,7 @@ fn check_nodes(
     nodes: &[Node],
     this: usize,
     lookup: &dyn Fn(char) -> Option<usize>,
+    broken: &[char],
     sizes: &[u64],
     size: &mut u64,
     ok: &mut bool,
@@ -292,11 +330,11 @@ fn check_nodes(
             Node::Leap { .. } | Node::PromoteAny(_) | Node::Take(_) => {}
             Node::Choice(items) => {
                 for item in items {
-                    check_nodes(item, this, lookup, sizes, size, ok, errors, warnings);
+                    check_nodes(item, this, lookup, broken, sizes, size, ok, errors, warnings);
                 }
             }
             Node::Group(body) | Node::Capture(body) | Node::Quiet(body) => {
-                check_nodes(body, this, lookup, sizes, size, ok, errors, warnings)
+                check_nodes(body, this, lookup, broken, sizes, size, ok, errors, warnings)
             }
             Node::Rank { body, lo, hi, span, .. } => {
                 if *lo == 0 && *hi == 0 {
@@ -306,11 +344,13 @@ fn check_nodes(
                             .with_note("ranks count from 1 on the player's side, -1 is the opponent's first rank (§2.1)"),
                     );
                 }
-                check_nodes(body, this, lookup, sizes, size, ok, errors, warnings)
+                check_nodes(body, this, lookup, broken, sizes, size, ok, errors, warnings)
             }
             Node::PromoteTo(list) => {
                 for (s, span) in list {
-                    if lookup(*s).is_none() {
+                    if lookup(*s).is_none() && broken.contains(s) {
+                        *ok = false;
+                    } else if lookup(*s).is_none() {
                         *ok = false;
                         errors.push(
                             Diagnostic::error(span.clone(), format!("no kind {s} is defined"))
@@ -320,6 +360,7 @@ fn check_nodes(
                     }
                 }
             }
+            Node::Like(s, _) if lookup(*s).is_none() && broken.contains(s) => *ok = false,
             Node::Like(s, span) => match lookup(*s) {
                 Some(k) if k < this => *size = size.saturating_add(sizes[k]),
                 Some(_) => {
@@ -339,7 +380,7 @@ fn check_nodes(
                     );
                 }
             },
-            Node::Repeat { body, .. } => check_nodes(std::slice::from_ref(body.as_ref()), this, lookup, sizes, size, ok, errors, warnings),
+            Node::Repeat { body, .. } => check_nodes(std::slice::from_ref(body.as_ref()), this, lookup, broken, sizes, size, ok, errors, warnings),
         }
     }
 }

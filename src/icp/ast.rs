@@ -11,6 +11,21 @@ pub type Span = Range<usize>;
 pub struct Program {
     /// Statements in the order of their lines.
     pub statements: Vec<Statement>,
+    /// Every label read, in line order, including those of lines whose
+    /// command has a syntax error (so that label order and jump targets are
+    /// checked against what the author wrote, without cascading errors).
+    pub labels: Vec<LabelAt>,
+}
+
+/// A label and where it stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LabelAt {
+    /// Its value.
+    pub value: i64,
+    /// Where it is written.
+    pub span: Span,
+    /// 1-based line number.
+    pub line: usize,
 }
 
 /// One statement line (§1): `label. command suffix?`.

@@ -2,7 +2,7 @@
 //! every malformed line (§1, §2, §4, §5). Each line is parsed on its own, so
 //! one bad line never hides errors on the others.
 
-use super::ast::{Command, Name, Operand, PieceKind, Program, Span, Statement, Suffix};
+use super::ast::{Command, LabelAt, Name, Operand, PieceKind, Program, Span, Statement, Suffix};
 use crate::diagnostic::Diagnostic;
 use crate::source;
 
@@ -10,6 +10,7 @@ use crate::source;
 /// the errors of those that did not (both in line order).
 pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
     let mut statements = Vec::new();
+    let mut labels = Vec::new();
     let mut errors = Vec::new();
     for line in source::lines(source) {
         // A byte-order mark at the very start of the file is not text.
@@ -26,8 +27,17 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
             text: line.text,
             base: line.start,
             pos: line.text.len() - body.len(),
+            label: None,
         };
-        match parser.statement() {
+        let parsed = parser.statement();
+        if let Some((value, span)) = parser.label.take() {
+            labels.push(LabelAt {
+                value,
+                span,
+                line: line.number,
+            });
+        }
+        match parsed {
             Ok((label, label_span, command, suffix)) => statements.push(Statement {
                 label,
                 label_span,
@@ -39,7 +49,7 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
             Err(diagnostic) => errors.push(diagnostic),
         }
     }
-    (Program { statements }, errors)
+    (Program { statements, labels }, errors)
 }
 
 /// A word: `[A-Za-z0-9_]+`, the shape of names and of unsigned integers.
@@ -55,6 +65,8 @@ struct LineParser<'a> {
     base: usize,
     /// Cursor in `text`.
     pos: usize,
+    /// The label, once read (kept even when the rest of the line is bad).
+    label: Option<(i64, Span)>,
 }
 
 type Parsed<T> = Result<T, Diagnostic>;
@@ -103,6 +115,7 @@ impl LineParser<'_> {
 
     fn statement(&mut self) -> Parsed<(i64, Span, Command, Suffix)> {
         let (label, label_span) = self.label()?;
+        self.label = Some((label, label_span.clone()));
         if self.peek() != Some(b'.') {
             let d = Diagnostic::error(
                 self.here(),
@@ -342,6 +355,17 @@ impl LineParser<'_> {
                 Some(b',') => {}
                 _ if name.text.bytes().all(|b| b.is_ascii_digit()) => {
                     return Err(self.after_first_item());
+                }
+                Some(_) if self.pos == e => {
+                    let end = self.text[s..]
+                        .find(['=', ';', ',', ' ', '\t'])
+                        .map_or(self.text.len(), |i| s + i);
+                    return Err(Diagnostic::error(
+                        self.span(s, end),
+                        format!("`{}` is not a name", &self.text[s..end]),
+                    )
+                    .with_label(format!("{} is not allowed in a name", self.found()))
+                    .with_note("a name has letters, digits and underscores: [A-Za-z0-9_]+ (§2)"));
                 }
                 _ => {
                     return Err(Diagnostic::error(
@@ -623,7 +647,8 @@ mod tests {
         assert!(err("2. 1,2,3,4,5").contains("too many numbers"));
         assert!(err("2. x=R9223372036854775808,0").contains("integer out of range"));
         assert!(err("2. x=R0").contains("a place needs a row and a column"));
-        assert!(err("2. my-rook=R0,0").contains("expected `=`, `;` or `,` after the name"));
+        assert!(err("2. my-rook=R0,0").contains("`my-rook` is not a name"));
+        assert!(err("2. my rook=R0,0").contains("expected `=`, `;` or `,` after the name"));
         assert!(err("x=R0,0").contains("a statement needs a label"));
         assert!(err("*. ^").contains("a label cannot be read from input"));
         assert!(err("2. x=R0,0 @").contains("stray character `@`"));

@@ -8,24 +8,24 @@ use std::collections::BTreeSet;
 /// Returns the errors and warnings of `program`, in line order per kind.
 pub fn validate(program: &Program) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     let mut errors = Vec::new();
-    for pair in program.statements.windows(2) {
+    for pair in program.labels.windows(2) {
         let (before, after) = (&pair[0], &pair[1]);
-        if after.label <= before.label {
+        if after.value <= before.value {
             errors.push(
                 Diagnostic::error(
-                    after.label_span.clone(),
+                    after.span.clone(),
                     format!(
                         "labels must increase: {} follows {} (line {})",
-                        after.label, before.label, before.line
+                        after.value, before.value, before.line
                     ),
                 )
-                .with_label(format!("must be greater than {}", before.label))
-                .with_secondary(before.label_span.clone(), "previous label")
+                .with_label(format!("must be greater than {}", before.value))
+                .with_secondary(before.span.clone(), "previous label")
                 .with_note("labels must be strictly increasing from top to bottom (§1)"),
             );
         }
     }
-    let labels: BTreeSet<i64> = program.statements.iter().map(|s| s.label).collect();
+    let labels: BTreeSet<i64> = program.labels.iter().map(|l| l.value).collect();
     for statement in &program.statements {
         for target in [&statement.suffix.on_success, &statement.suffix.on_failure]
             .into_iter()

@@ -4,20 +4,27 @@
 //! This one source is used by the interpreter (as `crate::runtime::icp_board`)
 //! and is embedded verbatim in every generated Rust program (as
 //! `mod icp_rt { .. }`), so it uses `std` only, has no `unsafe`, never panics
-//! and never prints. It implements `docs/runtime-design.md` exactly; the
-//! language contract is `shared/spec/infchesspro.md`, whose sections (§) are
-//! cited on each item.
+//! and never prints. It implements `docs/runtime-design.md`; the language
+//! contract is `shared/spec/infchesspro.md`, whose sections (§) are cited on
+//! each item.
 //!
 //! Data structures (runtime-design.md, "Data structures and costs"):
 //! - occupancy: an open-addressing hash table square -> piece slot with a
-//!   fixed multiply/xor-shift hash (deterministic, no random seed);
+//!   fixed multiply/xor hash (deterministic, no random seed);
 //! - pieces: a slot table whose captured slots are reused through a free list;
 //! - per name: a doubly linked list of live pieces, newest at the head, and a
 //!   live count;
-//! - per colour: the live kings and the live sliders (rooks, bishops,
-//!   queens); per colour and kind: a live count;
+//! - per colour: the live kings; per colour and kind: a live count;
 //! - four lazily built line indices (rows, columns, diagonals, anti-diagonals)
 //!   answering "first piece along a ray" beyond the first `PROBE` squares.
+//!
+//! Two refinements of the design, with the same results and no worse costs:
+//! - per colour, the live sliders (rooks, bishops, queens) are listed too;
+//!   while the enemy has at most `SLIDER_SCAN` of them, the check test asks
+//!   only the rays that point at one of them (`Board::slider_rays`);
+//! - a line index entry is one `u128` (key, position) instead of an
+//!   `(i128, i64)` pair: diagonal keys are kept modulo 2^64, which is exact
+//!   for every in-range ray (see `line_key`). Half the size, one compare.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, ErrorKind, Write};
@@ -173,13 +180,15 @@ const PROBE: u64 = 8;
 /// point at one of them (see `Board::slider_rays`).
 const SLIDER_SCAN: usize = 8;
 
-/// The deterministic hash of a square: a multiply/xor-shift mix of row and
-/// col (runtime-design.md). The table uses the top bits.
+/// The deterministic hash of a square (runtime-design.md: a multiply/xor
+/// mix of row and col, no random seed): row and col are each multiplied by
+/// an odd constant and the products xored; the table takes the top bits
+/// (Fibonacci hashing), which depend on every bit of both coordinates. The
+/// two multiplications run in parallel, keeping ray probes short.
 #[inline]
 fn square_hash(row: i64, col: i64) -> u64 {
-    let h = (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (col as u64);
-    let h = h ^ (h >> 29);
-    h.wrapping_mul(0xD6E8_FEB8_6659_FD93)
+    (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (col as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93)
 }
 
 /// One entry of the occupancy table; `slot == NIL` marks an empty entry.
@@ -792,14 +801,20 @@ impl Board {
     }
 
     /// Whether every square strictly between s and t (a straight or
-    /// diagonal line, already checked) is empty.
-    #[inline]
+    /// diagonal line, already checked) is empty. A one-square step has no
+    /// square between and costs nothing.
+    #[inline(always)]
     fn clear_between(&mut self, ov: &Overlay, dr: i128, dc: i128) -> bool {
         let steps = dr.unsigned_abs().max(dc.unsigned_abs());
-        let limit = u64::try_from(steps.saturating_sub(1)).unwrap_or(u64::MAX);
-        if limit == 0 {
+        if steps <= 1 {
             return true;
         }
+        self.clear_between_far(ov, dr, dc, steps)
+    }
+
+    /// `clear_between` for slides of two squares or more.
+    fn clear_between_far(&mut self, ov: &Overlay, dr: i128, dc: i128, steps: u128) -> bool {
+        let limit = u64::try_from(steps - 1).unwrap_or(u64::MAX);
         let dir_r = dr.signum() as i64;
         let dir_c = dc.signum() as i64;
         self.first_on_ray((ov.sr, ov.sc), (dir_r, dir_c), limit, ov)
@@ -807,8 +822,8 @@ impl Board {
     }
 
     /// The slot of the first piece the overlay shows along the ray from
-    /// `from` = (row, col) in direction `dir` = (dr, dc), within `limit` steps and the i64
-    /// edge. The first PROBE squares are probed in the hash table, the rest
+    /// `from` = (row, col) in direction `dir` = (dr, dc), within `limit`
+    /// steps and the i64 edge. The first PROBE squares are probed in the hash table, the rest
     /// is asked of the line index (built on first need).
     #[inline]
     fn first_on_ray(
@@ -1536,7 +1551,7 @@ mod tests {
         put(&mut b, 2, W, Kind::Knight, 2, -1);
         assert!(!mv(&mut b, 1, 0, 2, -1)); // own piece
         assert!(mv(&mut b, 1, 0, 2, 1)); // capture forward-right
-                                         // Black pawn: forward is a smaller row.
+        // Black pawn: forward is a smaller row.
         assert!(!mv(&mut b, 2, 0, 3, 0));
         assert!(!mv(&mut b, 2, 0, 0, 0));
         assert!(mv(&mut b, 2, 0, 1, 0));
@@ -1647,7 +1662,7 @@ mod tests {
         assert!(mv(&mut b, 0, 1, 0, 20)); // capturing the pinner
         assert_eq!(b.count(2), 0);
         assert!(mv(&mut b, 0, 20, 7, 20)); // free now
-                                           // A pinned bishop on a diagonal.
+        // A pinned bishop on a diagonal.
         let mut b = board();
         put(&mut b, 0, B, Kind::King, 0, 0);
         put(&mut b, 1, B, Kind::Bishop, 2, 2);

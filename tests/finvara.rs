@@ -1,0 +1,723 @@
+//! Finvara integration tests (spec: shared/spec/finvara.md; § numbers below
+//! refer to it).
+//!
+//! - Every program in tests/programs/finvara (NAME.fin with NAME.in,
+//!   NAME.out, NAME.status and, for runtime errors, NAME.err: the error
+//!   line), every example and every shared conformance case runs through
+//!   the interpreter and must match.
+//! - The same programs are compiled to C (`cc -std=c99 -Wall -Wextra
+//!   -Wpedantic -Werror`) and to Rust (`rustc --edition 2021 -O -D
+//!   warnings`); all three must agree byte for byte on stdout, exit status
+//!   and the runtime error line.
+//! - Every file in tests/programs/finvara/compile-errors (first line
+//!   `# error: LINE: …`) and shared/conformance/finvara-errors must be
+//!   rejected with a diagnostic on that line.
+//! - Front-end robustness: garbage, deep nesting and huge numbers give
+//!   diagnostics, never a panic.
+
+use icp2c::Outcome;
+use icp2c::diagnostic;
+use icp2c::finvara;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One program with its expected behaviour.
+#[derive(Clone, Debug)]
+struct Case {
+    name: String,
+    path: PathBuf,
+    input: Vec<u8>,
+    want_out: Vec<u8>,
+    want_status: i32,
+    want_err: Option<String>,
+}
+
+fn read_or(path: &Path, default: &[u8]) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|_| default.to_vec())
+}
+
+fn cases_in(dir: &Path) -> Vec<Case> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.extension().and_then(|e| e.to_str()) != Some("fin") {
+            continue;
+        }
+        let base = path.with_extension("");
+        let status = String::from_utf8(read_or(&base.with_extension("status"), b"0")).unwrap();
+        out.push(Case {
+            name: path.file_name().unwrap().to_string_lossy().into_owned(),
+            path: path.clone(),
+            input: read_or(&base.with_extension("in"), b""),
+            want_out: read_or(&base.with_extension("out"), b""),
+            want_status: status.trim().parse().unwrap_or(0),
+            want_err: std::fs::read_to_string(base.with_extension("err"))
+                .ok()
+                .map(|s| s.trim_end().to_string()),
+        });
+    }
+    out
+}
+
+/// The examples, with inputs and expected outputs.
+fn example_cases() -> Vec<Case> {
+    let ex = root().join("examples");
+    let case = |file: &str, input: &str, out: &str| Case {
+        name: format!("examples/{file}"),
+        path: ex.join(file),
+        input: input.as_bytes().to_vec(),
+        want_out: out.as_bytes().to_vec(),
+        want_status: 0,
+        want_err: None,
+    };
+    vec![
+        case("seed_truth_machine.fin", "1\n", "1\n"),
+        case("seed_pieces.fin", "", "0\n20\n"),
+        case("add.fin", "40 2\n", "42\n"),
+        case("countdown.fin", "5\n", "5\n4\n3\n2\n1\n"),
+        case("check_ends.fin", "7 7\n", "1\n"),
+        case("check_ends.fin", "7 8\n", "0\n"),
+    ]
+}
+
+fn all_cases() -> Vec<Case> {
+    let mut cases = cases_in(&root().join("tests/programs/finvara"));
+    cases.extend(example_cases());
+    cases.extend(cases_in(&root().join("../shared/conformance/finvara")));
+    cases
+}
+
+fn check_file(path: &Path) -> finvara::Checked {
+    let source = std::fs::read_to_string(path).unwrap();
+    match finvara::check(&source) {
+        Ok(c) => c,
+        Err(errors) => panic!(
+            "{} does not compile:\n{}",
+            path.display(),
+            diagnostic::render(&path.display().to_string(), &source, &errors)
+        ),
+    }
+}
+
+/// Interprets a case: (stdout, status, error line).
+fn interpret(case: &Case) -> (Vec<u8>, i32, Option<String>) {
+    let checked = check_file(&case.path);
+    let mut input = std::io::Cursor::new(case.input.clone());
+    let mut output = Vec::new();
+    let outcome = finvara::run(&checked.program, &mut input, &mut output, Some(10_000_000));
+    let err = match &outcome {
+        Outcome::RuntimeError(line) => Some(line.clone()),
+        _ => None,
+    };
+    (output, outcome.exit_status(), err)
+}
+
+#[test]
+fn programs_run_in_the_interpreter() {
+    let cases = all_cases();
+    assert!(cases.len() >= 20, "only {} cases found", cases.len());
+    let mut failures = Vec::new();
+    for case in &cases {
+        let (out, status, err) = interpret(case);
+        if out != case.want_out || status != case.want_status {
+            failures.push(format!(
+                "{}: status {status} (want {}), stdout:\n{}--- want:\n{}",
+                case.name,
+                case.want_status,
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&case.want_out)
+            ));
+        }
+        if let Some(want) = &case.want_err {
+            if err.as_deref() != Some(want.as_str()) {
+                failures.push(format!("{}: error line {err:?}, want {want:?}", case.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn runtime_errors_name_the_turn_and_colour() {
+    let dir = root().join("tests/programs/finvara");
+    let case = cases_in(&dir)
+        .into_iter()
+        .find(|c| c.name == "input_not_number.fin")
+        .unwrap();
+    let (_, status, err) = interpret(&case);
+    assert_eq!(status, 1);
+    assert_eq!(
+        err.as_deref(),
+        Some("error: turn 2 W: input is not a number (§4)")
+    );
+    let case = cases_in(&dir)
+        .into_iter()
+        .find(|c| c.name == "input_out_of_range.fin")
+        .unwrap();
+    let (_, _, err) = interpret(&case);
+    assert_eq!(
+        err.as_deref(),
+        Some("error: turn 1 B: input number is outside the signed 64-bit range (§4)")
+    );
+}
+
+#[test]
+fn step_limit_counts_moves() {
+    let checked = check_file(&root().join("examples/countdown.fin"));
+    let mut input = std::io::Cursor::new(b"1000\n".to_vec());
+    let mut output = Vec::new();
+    let outcome = finvara::run(&checked.program, &mut input, &mut output, Some(7));
+    assert_eq!(outcome, Outcome::StepLimit(7));
+    assert_eq!(output, b"1000\n");
+    assert_eq!(outcome.exit_status(), 3);
+}
+
+/// (first line of the file, its `# error: LINE:` number).
+fn expected_error_line(source: &str) -> Option<usize> {
+    let first = source.lines().next()?;
+    let rest = first.strip_prefix("# error: ")?;
+    rest.split(':').next()?.trim().parse().ok()
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source.as_bytes()[..offset.min(source.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
+}
+
+#[test]
+fn compile_errors_are_reported_on_their_line() {
+    let mut files = Vec::new();
+    for dir in [
+        "tests/programs/finvara/compile-errors",
+        "../shared/conformance/finvara-errors",
+    ] {
+        if let Ok(entries) = std::fs::read_dir(root().join(dir)) {
+            files.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 20, "only {} error cases", files.len());
+    let mut failures = Vec::new();
+    for path in files {
+        let source = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(line) = expected_error_line(&source) else {
+            failures.push(format!("{name}: no `# error: LINE:` header"));
+            continue;
+        };
+        match finvara::check(&source) {
+            Ok(_) => failures.push(format!("{name}: accepted")),
+            Err(errors) => {
+                assert!(errors.iter().all(|d| d.is_error()));
+                let text = diagnostic::render(&name, &source, &errors);
+                if !text.contains(&format!("{name}:{line}:")) {
+                    failures.push(format!("{name}: nothing on line {line}:\n{text}"));
+                }
+                let lines: Vec<usize> = errors
+                    .iter()
+                    .map(|d| line_of(&source, d.primary.span.start))
+                    .collect();
+                if lines.iter().any(|&l| l != line) {
+                    failures.push(format!(
+                        "{name}: errors on lines {lines:?}, want only {line}:\n{text}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// Compiles `source` and returns its diagnostics' (line, message).
+fn diagnostics(source: &str) -> Vec<(usize, String)> {
+    match finvara::check(source) {
+        Ok(_) => Vec::new(),
+        Err(errors) => errors
+            .iter()
+            .map(|d| (line_of(source, d.primary.span.start), d.message.clone()))
+            .collect(),
+    }
+}
+
+const BOARD: &str = "+--+--+--+\n|kW|nW|kB|\n+--+--+--+\n";
+
+#[test]
+fn every_error_kind_of_section_6() {
+    let head = "(k): {(1,0),(1,1)}\n(n 0): (0,0)\n";
+    let cases: Vec<(String, usize, &str)> = vec![
+        // notation syntax (§2.1)
+        (
+            format!("(k): {{(1,0),(1,1)}}\n(n 0): (0,0\n{BOARD}"),
+            2,
+            "unclosed leap",
+        ),
+        (
+            format!("(k): {{(1,0),(1,1)}}\n(n 0): {{(0,0)]\n{BOARD}"),
+            2,
+            "expected `,` or `}`",
+        ),
+        (
+            format!("(k): {{(1,0),(1,1)}}\n(n 0): r((1,0))\n{BOARD}"),
+            2,
+            "expected `,` and the ranks",
+        ),
+        (
+            format!("(k): {{(1,0),(1,1)}}\n(n 0): ->[N]\n{BOARD}"),
+            2,
+            "expected a kind symbol",
+        ),
+        (
+            format!("(k): {{(1,0),(1,1)}}\n(n 0): q\n{BOARD}"),
+            2,
+            "expected a leap",
+        ),
+        // undefined or redefined symbol (§2)
+        (
+            format!("(k): {{(1,0),(1,1)}}\n(n 0): \"z\"\n{BOARD}"),
+            2,
+            "no kind z is defined",
+        ),
+        (
+            format!("(n 0): \"k\"\n(k): {{(1,0),(1,1)}}\n{BOARD}"),
+            1,
+            "kind k is not defined before this line",
+        ),
+        (
+            format!("{head}(n 1): (0,0)\n{BOARD}"),
+            3,
+            "kind n is defined twice",
+        ),
+        (
+            format!("{head}{BOARD}Turn 1 W: z a2 -> a2\n"),
+            6,
+            "no kind z is defined",
+        ),
+        // ragged board, unknown piece (§3)
+        (
+            format!("{head}+--+--+--+\n|kW|nW|kB|\n|kW|\n"),
+            5,
+            "every board row has the same number of cells",
+        ),
+        (
+            format!("{head}+--+--+--+\n|kW|qW|kB|\n+--+--+--+\n"),
+            4,
+            "no kind q is defined",
+        ),
+        // square off the board (§3)
+        (
+            format!("{head}{BOARD}Turn 1 W: n a4 -> a2\n"),
+            6,
+            "a4 is off the board",
+        ),
+        (
+            format!("{head}{BOARD}Turn 1 W: n a2 -> b2\n"),
+            6,
+            "b2 is off the board",
+        ),
+        // bad turn order (§5)
+        (
+            format!("{head}{BOARD}Turn 1 B: n a2 -> a2\n"),
+            6,
+            "Turn 1 W expected",
+        ),
+        (
+            format!(
+                "{head}{BOARD}Turn 1 W: n a2 -> a2\nTurn 1 B: k a3 -> a3\nTurn 3 W: n a2 -> a2\n"
+            ),
+            8,
+            "Turn 2 W expected",
+        ),
+        // missing jump target (§5.3)
+        (
+            format!("{head}{BOARD}Turn 1 W: n a2 checks turn 2\n"),
+            6,
+            "there is no Turn 2 W",
+        ),
+        (
+            format!("{head}{BOARD}Turn 1 W: n a2 -> a2\nTurn 1 B: n a2 checks turn 0\n"),
+            7,
+            "there is no Turn 0 B",
+        ),
+    ];
+    for (source, line, message) in cases {
+        let found = diagnostics(&source);
+        assert!(
+            found.iter().any(|(l, m)| *l == line && m.contains(message)),
+            "want `{message}` on line {line}, got {found:?} for:\n{source}"
+        );
+    }
+}
+
+#[test]
+fn all_errors_are_reported_at_once() {
+    let source = "(k): {(1,0),(1,1)}\n(n 0): (0,0\n(n 1): (1,0)\n+--+--+--+\n|kW|qW|kB|\n+--+--+--+\n\
+                  Turn 1 W: k a9 -> a1\nTurn 2 W: k a1 -> a1\n";
+    let lines: Vec<usize> = diagnostics(source).iter().map(|(l, _)| *l).collect();
+    assert_eq!(lines, vec![2, 3, 5, 7, 8], "{:?}", diagnostics(source));
+}
+
+#[test]
+fn hash_inside_cells_is_a_hole_and_a_comment_elsewhere() {
+    let source = "(k): {(1,0),(1,1)} # royal\n+--+--+--+ # rule\n|kW|##|kB| # cells\n+--+--+--+\n";
+    let checked = finvara::check(source).unwrap();
+    assert_eq!(checked.program.cells, vec![1, -1, 2]);
+}
+
+#[test]
+fn squares_are_named_by_row_letters_and_column_numbers() {
+    use finvara::ir::{row_letters, square_name};
+    assert_eq!(row_letters(1), "a");
+    assert_eq!(row_letters(26), "z");
+    assert_eq!(row_letters(27), "aa");
+    assert_eq!(row_letters(52), "az");
+    assert_eq!(row_letters(53), "ba");
+    assert_eq!(square_name(2 * 4 + 2, 4), "c3");
+    // 28 rows: the top row is `ab`.
+    let mut source = String::from("(k):\n(n 0): (0,0)\n");
+    for r in 0..28 {
+        source.push_str(if r == 0 {
+            "|kB|nB|\n"
+        } else if r == 27 {
+            "|kW|  |\n"
+        } else {
+            "|  |  |\n"
+        });
+    }
+    source.push_str("Turn 1 W: k a1 -> a1\nTurn 1 B: n ab2 -> ab2\nTurn 2 W: k ac1 -> a1\n");
+    let found = diagnostics(&source);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(found[0].1.contains("ac1 is off the board"));
+}
+
+/// A tiny deterministic generator for the robustness tests.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn no_panic_on_garbage_or_mutated_programs() {
+    let mut seeds: Vec<String> = all_cases()
+        .iter()
+        .map(|c| std::fs::read_to_string(&c.path).unwrap())
+        .collect();
+    seeds.dedup();
+    let alphabet: Vec<char> =
+        "()[]{},|^v<>*`!\"-=x p c m r # \n+|WB0123456789abkqnTurn: ->checks turn é\u{0}\r\t"
+            .chars()
+            .collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for round in 0..1500 {
+        let mut text: Vec<char> = seeds[round % seeds.len()].chars().collect();
+        for _ in 0..1 + rng.below(6) {
+            if text.is_empty() {
+                break;
+            }
+            let at = rng.below(text.len());
+            match rng.below(3) {
+                0 => {
+                    text.remove(at);
+                }
+                1 => text.insert(at, alphabet[rng.below(alphabet.len())]),
+                _ => text[at] = alphabet[rng.below(alphabet.len())],
+            }
+        }
+        let source: String = text.into_iter().collect();
+        if let Ok(checked) = finvara::check(&source) {
+            let mut input = std::io::Cursor::new(b"3 -2 x".to_vec());
+            let mut output = Vec::new();
+            let _ = finvara::run(&checked.program, &mut input, &mut output, Some(200));
+        } else if let Err(errors) = finvara::check(&source) {
+            assert!(!errors.is_empty());
+            let _ = diagnostic::render("fuzz.fin", &source, &errors);
+        }
+    }
+    // Raw bytes, read the way a command line reads a file.
+    for _ in 0..300 {
+        let bytes: Vec<u8> = (0..rng.below(400)).map(|_| rng.next() as u8).collect();
+        let source = String::from_utf8_lossy(&bytes);
+        if let Err(errors) = finvara::check(&source) {
+            let _ = diagnostic::render("bytes.fin", &source, &errors);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_and_huge_numbers_are_diagnostics() {
+    let deep = format!(
+        "(k): {}(1,0){}\n{BOARD}",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    assert!(
+        diagnostics(&deep)
+            .iter()
+            .any(|(_, m)| m.contains("nested too deeply"))
+    );
+    let deep = format!("(k): {}\n{BOARD}", "{".repeat(100_000));
+    assert!(!diagnostics(&deep).is_empty());
+    let big = format!(
+        "(k): ({},1)\n(n 0): r((1,0),{})\n{BOARD}",
+        "9".repeat(40),
+        "9".repeat(40)
+    );
+    let found = diagnostics(&big);
+    assert_eq!(found.len(), 2, "{found:?}");
+    // A leap longer than the board is fine: it never lands.
+    let far = format!("(k): (18446744073709551615,1)\n(n 0): (0,0)\n{BOARD}Turn 1 W: k a1 -> a1\n");
+    assert!(finvara::check(&far).is_ok());
+    let turn = format!("(k):\n(n 0): (0,0)\n{BOARD}Turn 99999999999999999999 W: n a2 -> a2\n");
+    assert!(!diagnostics(&turn).is_empty());
+    // Doubling `"s"` 25 times is refused, not expanded.
+    let mut blow = String::from("(a 0): (1,0)\n");
+    let mut prev = 'a';
+    for c in "bcdefghijklmnopqrstuvwxy".chars() {
+        blow.push_str(&format!("({c} 0): {{\"{prev}\",\"{prev}\"}}\n"));
+        prev = c;
+    }
+    blow.push_str("(z): (1,1)\n+--+--+\n|zW|zB|\n+--+--+\n");
+    assert!(
+        diagnostics(&blow)
+            .iter()
+            .any(|(_, m)| m.contains("too large"))
+    );
+}
+
+#[test]
+fn generated_code_is_deterministic_and_comments_are_safe() {
+    let checked = check_file(&root().join("tests/programs/finvara/stack_wrap.fin"));
+    let name = "we*/ird??=/*name\n.fin";
+    let c1 = finvara::emit_c(&checked.program, name);
+    let c2 = finvara::emit_c(&checked.program, name);
+    assert_eq!(c1, c2);
+    assert!(!c1.contains("??"), "trigraph in generated C");
+    assert!(!c1.contains("ird*/"));
+    let r1 = finvara::emit_rust(&checked.program, name, true);
+    let r2 = finvara::emit_rust(&checked.program, name, true);
+    assert_eq!(r1, r2);
+    assert_eq!(r1.len(), 1);
+    assert_eq!(r1[0].path, "main.rs");
+    assert!(r1[0].contents.contains("mod icp_rt {"));
+    assert!(!r1[0].contents.contains("unsafe {") && !r1[0].contents.contains("unsafe fn"));
+    let crate_files = finvara::emit_rust(&checked.program, name, false);
+    let paths: Vec<&str> = crate_files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, vec!["src/main.rs", "src/icp_rt.rs"]);
+    assert!(crate_files[0].contents.contains("mod icp_rt;"));
+    assert!(
+        crate_files[1]
+            .contents
+            .starts_with("#![allow(dead_code)]\n")
+    );
+    // One case per move, each with its source line in a comment.
+    let program_part = &c1[c1.find("---- the program ----").unwrap()..];
+    assert_eq!(
+        program_part.matches("        case ").count(),
+        checked.program.moves.len()
+    );
+    assert!(c1.contains("case 0: /* line 27: Turn 1 W: r b1 -> a1 */"));
+    for line in c1.lines() {
+        assert!(line.len() < 4000);
+    }
+}
+
+fn tool_works(cmd: &str, arg: &str) -> bool {
+    Command::new(cmd)
+        .arg(arg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+fn scratch_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("finvara-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs an executable with the case's input: (stdout, status, stderr).
+fn run_exe(exe: &Path, input: &[u8]) -> (Vec<u8>, i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let data = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    (
+        out.stdout,
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Compiles one case to C and Rust and compares both with the interpreter.
+fn end_to_end(case: &Case, index: usize, dir: &Path) -> Vec<String> {
+    let mut failures = Vec::new();
+    let checked = check_file(&case.path);
+    let (want_out, want_status, want_err) = interpret(case);
+    let want_err = want_err.unwrap_or_default();
+    let name = case
+        .path
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+
+    let c_file = dir.join(format!("p{index}.c"));
+    let c_exe = dir.join(format!("p{index}_c"));
+    std::fs::write(&c_file, finvara::emit_c(&checked.program, &name)).unwrap();
+    let cc = Command::new("cc")
+        .args([
+            "-std=c99",
+            "-O1",
+            "-Wall",
+            "-Wextra",
+            "-Wpedantic",
+            "-Werror",
+        ])
+        .arg(&c_file)
+        .arg("-o")
+        .arg(&c_exe)
+        .output()
+        .unwrap();
+    if !cc.status.success() {
+        failures.push(format!(
+            "{}: cc failed:\n{}",
+            case.name,
+            String::from_utf8_lossy(&cc.stderr)
+        ));
+    } else {
+        let (out, status, err) = run_exe(&c_exe, &case.input);
+        if out != want_out || status != want_status || err.trim_end() != want_err {
+            failures.push(format!(
+                "{} [c]: status {status} (want {want_status}), stderr {err:?} (want {want_err:?}), stdout:\n{}",
+                case.name,
+                String::from_utf8_lossy(&out)
+            ));
+        }
+    }
+
+    let rs_file = dir.join(format!("p{index}.rs"));
+    let rs_exe = dir.join(format!("p{index}_rs"));
+    let files = finvara::emit_rust(&checked.program, &name, true);
+    std::fs::write(&rs_file, &files[0].contents).unwrap();
+    let rustc = Command::new("rustc")
+        .args(["--edition", "2021", "-O", "-D", "warnings"])
+        .arg(&rs_file)
+        .arg("-o")
+        .arg(&rs_exe)
+        .output()
+        .unwrap();
+    if !rustc.status.success() {
+        failures.push(format!(
+            "{}: rustc failed:\n{}",
+            case.name,
+            String::from_utf8_lossy(&rustc.stderr)
+        ));
+    } else {
+        let (out, status, err) = run_exe(&rs_exe, &case.input);
+        if out != want_out || status != want_status || err.trim_end() != want_err {
+            failures.push(format!(
+                "{} [rust]: status {status} (want {want_status}), stderr {err:?} (want {want_err:?}), stdout:\n{}",
+                case.name,
+                String::from_utf8_lossy(&out)
+            ));
+        }
+    }
+    failures
+}
+
+#[test]
+fn generated_c_and_rust_agree_with_the_interpreter() {
+    if !tool_works("cc", "--version") || !tool_works("rustc", "--version") {
+        eprintln!("skipped: cc or rustc is missing");
+        return;
+    }
+    let cases = all_cases();
+    let dir = scratch_dir("e2e");
+    let threads = std::thread::available_parallelism()
+        .map_or(2, |n| n.get())
+        .clamp(1, 4);
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let cases = &cases;
+                let dir = &dir;
+                s.spawn(move || {
+                    let mut f = Vec::new();
+                    for (i, case) in cases.iter().enumerate().filter(|(i, _)| i % threads == t) {
+                        f.extend(end_to_end(case, i, dir));
+                    }
+                    f
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn generated_rust_crate_passes_clippy() {
+    if !tool_works("cargo", "clippy") && !tool_works("cargo-clippy", "--version") {
+        eprintln!("skipped: cargo clippy is missing");
+        return;
+    }
+    let checked = check_file(&root().join("tests/programs/finvara/holes_choice.fin"));
+    let dir = scratch_dir("clippy");
+    std::fs::write(
+        dir.join("Cargo.toml"),
+        "[package]\nname = \"fin-clippy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+    )
+    .unwrap();
+    for f in finvara::emit_rust(&checked.program, "holes_choice.fin", false) {
+        let path = dir.join(&f.path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, f.contents).unwrap();
+    }
+    let out = Command::new("cargo")
+        .args(["clippy", "--quiet", "--offline", "--", "-D", "warnings"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
