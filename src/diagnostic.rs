@@ -101,22 +101,26 @@ impl Diagnostic {
 /// one closing line (a binary file would otherwise print one per line).
 pub const MAX_RENDERED: usize = 100;
 
-/// Longest source line shown in a snippet, in bytes; longer lines are cut
-/// (around the caret) so that a 10 MB line does not print 10 MB.
+/// Longest rendered line, in characters; longer snippet lines (a 10 MB
+/// source line, and its caret line) are cut to a window around the caret.
 const MAX_SHOWN_LINE: usize = 200;
 
 /// Renders `diagnostics` for the file called `file_name` whose text is
 /// `source`, in the order given, as plain text (no colour): for each, a
 /// headline, `┌─ FILE:LINE:COL`, the source line and a caret under the span.
+/// At most [`MAX_RENDERED`] are shown, then a count of the rest.
 pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let config = term::Config::default();
+    let file = SimpleFile::new(file_name, source);
     let mut out = String::new();
     for diagnostic in diagnostics.iter().take(MAX_RENDERED) {
-        let (shown, shift) = shown_source(source, &diagnostic.primary.span);
-        let file = SimpleFile::new(file_name, shown.as_str());
-        let text = term::emit_into_string(&config, &file, &to_codespan(diagnostic, &shown, shift))
+        let text = term::emit_into_string(&config, &file, &to_codespan(diagnostic, source))
             .unwrap_or_else(|_| format!("{}: {}\n", file_name, diagnostic.message));
-        out.push_str(&text);
+        let caret_column = column_of(source, diagnostic.primary.span.start);
+        for line in text.lines() {
+            out.push_str(&shorten(line, caret_column));
+            out.push('\n');
+        }
     }
     if diagnostics.len() > MAX_RENDERED {
         let errors = diagnostics[MAX_RENDERED..]
@@ -132,45 +136,48 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
     out
 }
 
-/// The text codespan sees: the source itself, or, when the primary line is
-/// very long, the source with that line cut down around the span. Returns
-/// the text and how many bytes were removed before the span (so spans can be
-/// shifted). Line numbers stay the same; columns of a cut line are counted
-/// in the cut text.
-fn shown_source(source: &str, span: &Range<usize>) -> (String, usize) {
-    let start = span.start.min(source.len());
-    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = source[start..]
-        .find('\n')
-        .map_or(source.len(), |i| start + i);
-    if line_end - line_start <= MAX_SHOWN_LINE {
-        return (source.to_string(), 0);
-    }
-    let mut keep_from = start.saturating_sub(MAX_SHOWN_LINE / 2).max(line_start);
-    while !source.is_char_boundary(keep_from) {
-        keep_from -= 1;
-    }
-    let mut keep_to = (keep_from + MAX_SHOWN_LINE).min(line_end).max(start);
-    while !source.is_char_boundary(keep_to) {
-        keep_to += 1;
-    }
-    let shown = format!(
-        "{}{}{}",
-        &source[..line_start],
-        &source[keep_from..keep_to],
-        &source[line_end..]
-    );
-    (shown, keep_from - line_start)
+/// 0-based column, in characters, of byte offset `at`.
+fn column_of(source: &str, at: usize) -> usize {
+    let at = at.min(source.len());
+    let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+    source.get(line_start..at).map_or(0, |s| s.chars().count())
 }
 
-fn to_codespan(d: &Diagnostic, shown: &str, shift: usize) -> cs::Diagnostic<()> {
+/// Cuts an over-long rendered line (source or caret line of a snippet) to
+/// a window around `column`, keeping its gutter (`12 │ `), so that the
+/// source line and its caret line stay aligned.
+fn shorten(line: &str, column: usize) -> String {
+    let count = line.chars().count();
+    if count <= MAX_SHOWN_LINE {
+        return line.to_string();
+    }
+    let chars: Vec<char> = line.chars().collect();
+    let gutter = line
+        .find("│ ")
+        .map_or(0, |byte| line[..byte].chars().count() + 2)
+        .min(count);
+    let window = MAX_SHOWN_LINE - gutter.min(MAX_SHOWN_LINE / 2);
+    let from = (gutter + column.saturating_sub(window / 2)).min(count);
+    let to = (from + window).min(count);
+    let mut out: String = chars[..gutter].iter().collect();
+    if from > gutter {
+        out.push('…');
+    }
+    out.extend(&chars[from..to]);
+    if to < count {
+        out.push('…');
+    }
+    out
+}
+
+fn to_codespan(d: &Diagnostic, source: &str) -> cs::Diagnostic<()> {
     let clamp = |span: &Range<usize>| -> Range<usize> {
-        let mut start = span.start.saturating_sub(shift).min(shown.len());
-        while !shown.is_char_boundary(start) {
+        let mut start = span.start.min(source.len());
+        while !source.is_char_boundary(start) {
             start -= 1;
         }
-        let mut end = span.end.saturating_sub(shift).clamp(start, shown.len());
-        while !shown.is_char_boundary(end) {
+        let mut end = span.end.clamp(start, source.len());
+        while !source.is_char_boundary(end) {
             end += 1;
         }
         start..end
@@ -182,10 +189,8 @@ fn to_codespan(d: &Diagnostic, shown: &str, shift: usize) -> cs::Diagnostic<()> 
     let mut labels = vec![
         cs::Label::primary((), clamp(&d.primary.span)).with_message(d.primary.message.clone()),
     ];
-    if shift == 0 {
-        for l in &d.secondary {
-            labels.push(cs::Label::secondary((), clamp(&l.span)).with_message(l.message.clone()));
-        }
+    for l in &d.secondary {
+        labels.push(cs::Label::secondary((), clamp(&l.span)).with_message(l.message.clone()));
     }
     cs::Diagnostic::new(severity)
         .with_message(d.message.clone())
@@ -216,6 +221,16 @@ mod tests {
         let at = long.find('@').unwrap();
         let text = render("big.icp", &long, &[Diagnostic::error(at..at + 1, "stray")]);
         assert!(text.len() < 2_000, "{}", text.len());
-        assert!(text.contains("big.icp:1:"));
+        assert!(
+            text.contains("big.icp:1:100004"),
+            "the column is exact: {text}"
+        );
+        let source_line = text.lines().find(|l| l.contains("@")).unwrap();
+        let caret_line = text.lines().find(|l| l.contains('^')).unwrap();
+        assert_eq!(
+            source_line.chars().position(|c| c == '@'),
+            caret_line.chars().position(|c| c == '^'),
+            "the caret stays under the character:\n{text}"
+        );
     }
 }

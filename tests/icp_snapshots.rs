@@ -129,6 +129,17 @@ fn invalid_utf8_is_a_diagnostic() {
 }
 
 #[test]
+fn warning_for_an_empty_program() {
+    for source in ["", "# only a comment\n\n"] {
+        let checked = icp::check(source).unwrap();
+        assert!(checked.program.statements.is_empty());
+        assert_eq!(checked.warnings.len(), 1);
+        let text = diagnostic::render("empty.icp", source, &checked.warnings);
+        assert!(text.contains("empty.icp:1:1"), "{text}");
+    }
+}
+
+#[test]
 fn warnings_for_names_never_placed() {
     let source = "1. ghost;1,0\n2. %ghost\n3. %nobody\n4. x=R0,0\n5. x;0,1\n";
     let checked = icp::check(source).unwrap();

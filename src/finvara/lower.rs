@@ -9,7 +9,8 @@
 //! and every `{…}` choice inside A (also inside nested `*`, but not inside
 //! a nested `` ` ``) gets a register: the first repetition sets it, the
 //! later ones reuse it, so every repetition jumps by the vectors of the
-//! first. The outermost such `*` forgets its registers when it is entered.
+//! first. The outermost such `*` forgets its registers when it is entered
+//! and when it is left.
 
 use super::ast::{Dir, Node};
 use super::ir::Colour;
@@ -207,7 +208,14 @@ impl Emitter<'_> {
                 let end = self.pc();
                 self.code[head as usize + 3] = end;
                 if owner {
-                    self.code[reset + 2] = self.nregs - first;
+                    let count = self.nregs - first;
+                    self.code[reset + 2] = count;
+                    if count > 0 {
+                        // Forget them on the way out too: nothing reads them
+                        // any more, and states that differ only there are
+                        // the same state.
+                        self.code.extend([OP_RESET, first, count]);
+                    }
                 }
             }
         }

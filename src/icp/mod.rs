@@ -26,7 +26,13 @@ pub struct Checked {
 /// target, all at once, sorted by position.
 pub fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
     let (ast, mut errors) = syntax::parse(source);
-    let (more, warnings) = validate::validate(&ast);
+    let (more, mut warnings) = validate::validate(&ast);
+    if ast.statements.is_empty() && errors.is_empty() && more.is_empty() {
+        warnings.push(
+            Diagnostic::warning(0..0, "the program has no statements: it does nothing")
+                .with_note("a file with no statements is a valid program that does nothing (§1)"),
+        );
+    }
     errors.extend(more);
     if !errors.is_empty() {
         errors.sort_by_key(|d| d.primary.span.start);

@@ -32,8 +32,9 @@
 //!     its body's vectors).
 //! - A search state is a vector of `i32`: pc, square, flags, current kind,
 //!   first hole, captures made before it, kind at it, the registers, then
-//!   the captured squares in path order. Every reachable state is visited
-//!   once (a hash set), so every search ends on a finite board.
+//!   the captured squares in path order (sorted in attack searches, where
+//!   only the set matters). Every reachable state is visited once (a hash
+//!   set), so every search ends on a finite board.
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
@@ -324,7 +325,14 @@ impl Search<'_> {
                     if !self.enemy(&st, sq) {
                         return false;
                     }
-                    st.push(sq);
+                    if self.attack {
+                        // Only the set matters to an attack: keep it sorted.
+                        let first = S_REGS + self.nregs;
+                        let at = first + st[first..].iter().take_while(|&&c| c < sq).count();
+                        st.insert(at, sq);
+                    } else {
+                        st.push(sq);
+                    }
                     st[S_PC] = (pc + 1) as i32;
                 }
                 OP_PROMOTE => {

@@ -874,13 +874,18 @@ impl Board {
         if lo > hi {
             return None;
         }
+        // One-sided ranges (one descent instead of two), cut at `far` here.
         let found = if sign > 0 {
-            set.range(pack(key, near)..=pack(key, far))
+            let end = pack(key, far);
+            set.range(pack(key, near)..)
+                .take_while(|&&e| e <= end)
                 .map(|&e| unpack_pos(e))
                 .find(|&pos| Some(pos) != skip)
         } else {
-            set.range(pack(key, far)..=pack(key, near))
+            let end = pack(key, far);
+            set.range(..=pack(key, near))
                 .rev()
+                .take_while(|&&e| e >= end)
                 .map(|&e| unpack_pos(e))
                 .find(|&pos| Some(pos) != skip)
         };
@@ -1551,6 +1556,7 @@ mod tests {
         put(&mut b, 2, W, Kind::Knight, 2, -1);
         assert!(!mv(&mut b, 1, 0, 2, -1)); // own piece
         assert!(mv(&mut b, 1, 0, 2, 1)); // capture forward-right
+
         // Black pawn: forward is a smaller row.
         assert!(!mv(&mut b, 2, 0, 3, 0));
         assert!(!mv(&mut b, 2, 0, 0, 0));
@@ -1662,6 +1668,7 @@ mod tests {
         assert!(mv(&mut b, 0, 1, 0, 20)); // capturing the pinner
         assert_eq!(b.count(2), 0);
         assert!(mv(&mut b, 0, 20, 7, 20)); // free now
+
         // A pinned bishop on a diagonal.
         let mut b = board();
         put(&mut b, 0, B, Kind::King, 0, 0);
@@ -1761,18 +1768,22 @@ mod tests {
         assert_eq!(b.move_name_to(0, 0, 5), Ok(true));
         assert_eq!(b.piece_at(0, 5), Some((W, Kind::Rook, 0)));
         assert_eq!(b.piece_at(0, 0), None);
-        // Reachable by several: the newest goes.
-        assert_eq!(b.move_name_to(0, 10, 30), Ok(true));
+        // Reachable by two, (10,1) and (0,5): the newer one goes.
+        assert_eq!(b.move_name_to(0, 10, 5), Ok(true));
         assert_eq!(b.piece_at(10, 1), None);
+        assert_eq!(b.piece_at(0, 5), Some((W, Kind::Rook, 0)));
         // None can move there.
         assert_eq!(b.move_name_to(0, 1000, 1001), Ok(false));
         assert_eq!(b.count(0), 3);
-        // A capture of a middle piece keeps the order of the rest.
+        // Capturing the middle piece keeps the order of the rest.
         put(&mut b, 2, B, Kind::Rook, 10, 0);
-        assert!(mv(&mut b, 10, 0, 10, 30));
+        assert!(mv(&mut b, 10, 0, 10, 5));
         assert_eq!(b.count(0), 2);
         assert_eq!(b.move_name_by(0, 1, 0), Ok(true));
         assert_eq!(b.piece_at(21, 1), Some((W, Kind::Rook, 0)));
+        put(&mut b, 1, W, Kind::Pawn, 22, 1);
+        assert_eq!(b.move_name_by(0, 1, 0), Ok(true));
+        assert_eq!(b.piece_at(1, 5), Some((W, Kind::Rook, 0)));
         // A later placement becomes the newest even after captures.
         put(&mut b, 0, W, Kind::King, 50, 50);
         assert_eq!(b.move_name_by(0, 1, 1), Ok(true));
