@@ -42,12 +42,14 @@ pub struct GeneratedFile {
     /// Full contents.
     pub contents: String,
 }
+pub mod finvara;
 pub mod icp;
 pub mod source;
 
 /// Board runtimes written in Rust: each is compiled into icp2c (for `run`)
 /// and embedded verbatim into generated Rust, so the two cannot drift.
 pub mod runtime {
+    pub mod fin_board;
     pub mod icp_board;
 }
 pub mod backend;

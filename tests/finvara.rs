@@ -136,10 +136,10 @@ fn programs_run_in_the_interpreter() {
                 String::from_utf8_lossy(&case.want_out)
             ));
         }
-        if let Some(want) = &case.want_err {
-            if err.as_deref() != Some(want.as_str()) {
-                failures.push(format!("{}: error line {err:?}, want {want:?}", case.name));
-            }
+        if let Some(want) = &case.want_err
+            && err.as_deref() != Some(want.as_str())
+        {
+            failures.push(format!("{}: error line {err:?}, want {want:?}", case.name));
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

@@ -8,8 +8,8 @@
 //! in, walks it. Output is deterministic byte for byte.
 
 use super::ir::{Action, Program, Value};
-use crate::runtime::fin_board;
 use crate::GeneratedFile;
+use crate::runtime::fin_board;
 use askama::Template;
 
 /// The C runtime, pasted into every generated C file (not parsed by askama).
@@ -23,7 +23,11 @@ pub fn comment_text(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut prev = ' ';
     for c in text.chars() {
-        let c = if c.is_ascii() && !c.is_ascii_control() { c } else { '.' };
+        let c = if c.is_ascii() && !c.is_ascii_control() {
+            c
+        } else {
+            '.'
+        };
         if matches!((prev, c), ('*', '/') | ('/', '*') | ('?', '?')) {
             out.push(' ');
         }
@@ -120,7 +124,10 @@ fn kind_comment(program: &Program, k: usize, colour: &str) -> String {
         Some(Value::X) => "x".to_string(),
         Some(Value::Y) => "y".to_string(),
     };
-    comment_text(&format!("({} {}): {} -- {}", kind.symbol, value, kind.notation, colour))
+    comment_text(&format!(
+        "({} {}): {} -- {}",
+        kind.symbol, value, kind.notation, colour
+    ))
 }
 
 fn move_comment(program: &Program, i: usize) -> String {
@@ -182,7 +189,12 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             index: i,
             comment: move_comment(program, i),
             lines: match &m.action {
-                Action::Step { kind, from, to, promote } => vec![format!(
+                Action::Step {
+                    kind,
+                    from,
+                    to,
+                    promote,
+                } => vec![format!(
                     "icp_pc = (!icp_step(g, {}, {}, {}, {}, {}, {}) && icp_skip(g)) ? {} : {};",
                     m.turn,
                     m.colour.index(),
@@ -193,7 +205,11 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
                     i + 2,
                     i + 1
                 )],
-                Action::Place { kind, square, target } => vec![
+                Action::Place {
+                    kind,
+                    square,
+                    target,
+                } => vec![
                     format!("icp_place(g, {}, {}, {});", m.colour.index(), kind, square),
                     format!("icp_pc = {target};"),
                 ],
@@ -233,7 +249,10 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Vec<G
             )
         })
         .collect::<Vec<_>>();
-    let has_steps = program.moves.iter().any(|m| matches!(m.action, Action::Step { .. }));
+    let has_steps = program
+        .moves
+        .iter()
+        .any(|m| matches!(m.action, Action::Step { .. }));
     let cases = program
         .moves
         .iter()
@@ -277,10 +296,16 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Vec<G
     };
     let main = with_newline(view.render().unwrap_or_default());
     if single_file {
-        vec![GeneratedFile { path: "main.rs".to_string(), contents: main }]
+        vec![GeneratedFile {
+            path: "main.rs".to_string(),
+            contents: main,
+        }]
     } else {
         vec![
-            GeneratedFile { path: "src/main.rs".to_string(), contents: main },
+            GeneratedFile {
+                path: "src/main.rs".to_string(),
+                contents: main,
+            },
             GeneratedFile {
                 path: "src/icp_rt.rs".to_string(),
                 contents: format!("#![allow(dead_code)]\n{}\n", RUST_RUNTIME.trim_end()),
@@ -296,7 +321,13 @@ mod tests {
     #[test]
     fn comments_cannot_be_closed_or_hold_trigraphs() {
         let s = comment_text("a */ b /* c ??= d ??? \u{7} é\r");
-        assert!(!s.contains("*/") && !s.contains("/*") && !s.contains("??"), "{s}");
-        assert!(s.chars().all(|c| c.is_ascii() && !c.is_ascii_control()), "{s}");
+        assert!(
+            !s.contains("*/") && !s.contains("/*") && !s.contains("??"),
+            "{s}"
+        );
+        assert!(
+            s.chars().all(|c| c.is_ascii() && !c.is_ascii_control()),
+            "{s}"
+        );
     }
 }

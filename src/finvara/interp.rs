@@ -2,8 +2,8 @@
 //! runtime `crate::runtime::fin_board`, exactly as the generated programs do.
 
 use super::ir::{Action, Program};
-use crate::runtime::fin_board::{self, Game};
 use crate::Outcome;
+use crate::runtime::fin_board::{self, Game};
 use std::io::{BufRead, Write};
 
 /// Runs `program`. `max_steps` bounds the number of moves executed
@@ -57,8 +57,18 @@ fn execute(
         }
         steps += 1;
         match m.action {
-            Action::Step { kind, from, to, promote } => {
-                let mv = [kind as i32, from as i32, to as i32, promote.map_or(-1, |p| p as i32)];
+            Action::Step {
+                kind,
+                from,
+                to,
+                promote,
+            } => {
+                let mv = [
+                    kind as i32,
+                    from as i32,
+                    to as i32,
+                    promote.map_or(-1, |p| p as i32),
+                ];
                 match game.step(m.turn, m.colour.index(), mv, input, output) {
                     // §5.1: an invalid move skips the next one when both
                     // stacks' tops are non-zero.
@@ -66,7 +76,11 @@ fn execute(
                     Err(line) => return Outcome::RuntimeError(line),
                 }
             }
-            Action::Place { kind, square, target } => {
+            Action::Place {
+                kind,
+                square,
+                target,
+            } => {
                 game.place(m.colour.index(), kind, square);
                 pc = target;
             }

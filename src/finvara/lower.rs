@@ -42,7 +42,14 @@ pub fn lower(
 /// The jump vectors of the leap `(a,b|dir)` for `colour`, as (column
 /// delta, row delta), sorted, duplicates removed (§2.1), keeping only
 /// those that can land on a `width` × `height` board.
-pub fn vectors(a: u64, b: u64, dir: Option<Dir>, colour: Colour, width: i64, height: i64) -> Vec<(i32, i32)> {
+pub fn vectors(
+    a: u64,
+    b: u64,
+    dir: Option<Dir>,
+    colour: Colour,
+    width: i64,
+    height: i64,
+) -> Vec<(i32, i32)> {
     let fits = |dx: u64, dy: u64| (dx as u128) < width as u128 && (dy as u128) < height as u128;
     let mut out = Vec::new();
     for (x, y) in [(a, b), (b, a)] {
@@ -89,7 +96,10 @@ pub fn rank_rows(lo: i64, hi: i64, colour: Colour, height: i64) -> (i32, i32) {
     let (a, b) = (a.min(b), a.max(b));
     let (a, b) = match colour {
         Colour::White => (a, b),
-        Colour::Black => (height.saturating_add(1).saturating_sub(b), height.saturating_add(1).saturating_sub(a)),
+        Colour::Black => (
+            height.saturating_add(1).saturating_sub(b),
+            height.saturating_add(1).saturating_sub(a),
+        ),
     };
     let clamp = |v: i64| v.clamp(-1, height + 2) as i32;
     (clamp(a), clamp(b))
@@ -164,22 +174,36 @@ impl Emitter<'_> {
                 self.seq(body, fixed);
                 self.code.push(OP_EMPTY);
             }
-            Node::Rank { body, negated, lo, hi, .. } => {
+            Node::Rank {
+                body,
+                negated,
+                lo,
+                hi,
+                ..
+            } => {
                 let (lo, hi) = rank_rows(*lo, *hi, self.colour, self.height);
-                self.code.extend([if *negated { OP_NOT_RANK } else { OP_RANK }, lo, hi, 0]);
+                self.code
+                    .extend([if *negated { OP_NOT_RANK } else { OP_RANK }, lo, hi, 0]);
                 let patch = self.code.len() - 1;
                 self.seq(body, fixed);
                 self.code[patch] = self.pc();
             }
             Node::PromoteAny(_) => {
-                let others: Vec<i32> = (0..self.kinds.len()).filter(|&k| k != self.this).map(|k| k as i32).collect();
+                let others: Vec<i32> = (0..self.kinds.len())
+                    .filter(|&k| k != self.this)
+                    .map(|k| k as i32)
+                    .collect();
                 self.code.extend([OP_PROMOTE, others.len() as i32]);
                 self.code.extend(others);
             }
             Node::PromoteTo(list) => {
                 let mut ks: Vec<i32> = Vec::new();
                 for (s, _) in list {
-                    let k = self.kinds.iter().position(|(c, _)| c == s).map(|k| k as i32);
+                    let k = self
+                        .kinds
+                        .iter()
+                        .position(|(c, _)| c == s)
+                        .map(|k| k as i32);
                     match k {
                         Some(k) if !ks.contains(&k) => ks.push(k),
                         _ => {}
@@ -236,11 +260,26 @@ mod tests {
 
     #[test]
     fn directions_turn_for_black() {
-        assert_eq!(vectors(1, 0, Some(Dir::Forward), Colour::White, 8, 8), vec![(0, 1)]);
-        assert_eq!(vectors(1, 0, Some(Dir::Forward), Colour::Black, 8, 8), vec![(0, -1)]);
-        assert_eq!(vectors(1, 0, Some(Dir::Right), Colour::White, 8, 8), vec![(1, 0)]);
-        assert_eq!(vectors(1, 0, Some(Dir::Right), Colour::Black, 8, 8), vec![(-1, 0)]);
-        assert_eq!(vectors(1, 1, Some(Dir::Forward), Colour::White, 8, 8), vec![(-1, 1), (1, 1)]);
+        assert_eq!(
+            vectors(1, 0, Some(Dir::Forward), Colour::White, 8, 8),
+            vec![(0, 1)]
+        );
+        assert_eq!(
+            vectors(1, 0, Some(Dir::Forward), Colour::Black, 8, 8),
+            vec![(0, -1)]
+        );
+        assert_eq!(
+            vectors(1, 0, Some(Dir::Right), Colour::White, 8, 8),
+            vec![(1, 0)]
+        );
+        assert_eq!(
+            vectors(1, 0, Some(Dir::Right), Colour::Black, 8, 8),
+            vec![(-1, 0)]
+        );
+        assert_eq!(
+            vectors(1, 1, Some(Dir::Forward), Colour::White, 8, 8),
+            vec![(-1, 1), (1, 1)]
+        );
         assert!(vectors(0, 0, Some(Dir::Forward), Colour::White, 8, 8).is_empty());
     }
 

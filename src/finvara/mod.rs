@@ -61,6 +61,10 @@ pub fn emit_c(program: &ir::Program, file_name: &str) -> String {
 /// Generated Rust. `single_file`: one file `main.rs` with the runtime
 /// inlined as `mod icp_rt { … }`. Otherwise `src/main.rs` with `mod
 /// icp_rt;` and `src/icp_rt.rs` (the runtime with `#![allow(dead_code)]`).
-pub fn emit_rust(program: &ir::Program, file_name: &str, single_file: bool) -> Vec<crate::GeneratedFile> {
+pub fn emit_rust(
+    program: &ir::Program,
+    file_name: &str,
+    single_file: bool,
+) -> Vec<crate::GeneratedFile> {
     backend::emit_rust(program, file_name, single_file)
 }

@@ -22,8 +22,7 @@ use crate::diagnostic::Diagnostic;
 /// Deepest nesting of brackets accepted in one notation.
 pub const MAX_DEPTH: usize = 64;
 
-const ATOMS: &str =
-    "a leap `(a,b)`, `{`, `[`, `c(`, `m(`, `r(`, `r!(`, `p`, `->[`, `x` or `\"s\"`";
+const ATOMS: &str = "a leap `(a,b)`, `{`, `[`, `c(`, `m(`, `r(`, `r!(`, `p`, `->[`, `x` or `\"s\"`";
 
 /// Parses the notation in `src[start..end]`; spans are offsets in `src`.
 pub fn parse(src: &str, start: usize, end: usize) -> Result<Vec<Node>, Diagnostic> {
@@ -42,7 +41,8 @@ pub fn parse(src: &str, start: usize, end: usize) -> Result<Vec<Node>, Diagnosti
             b')' | b']' | b'}' => format!("a `{}` that closes nothing", b as char),
             _ => format!("{} ", p.found()),
         };
-        return Err(p.error(p.pos..p.char_end(p.pos), format!("unexpected {what}"))
+        return Err(p
+            .error(p.pos..p.char_end(p.pos), format!("unexpected {what}"))
             .with_label("nothing is open here"));
     }
     Ok(units)
@@ -103,8 +103,11 @@ impl Parser<'_> {
     }
 
     fn expected(&self, what: &str) -> Diagnostic {
-        self.error(self.here(), format!("expected {what}, found {}", self.found()))
-            .with_label(format!("expected {what}"))
+        self.error(
+            self.here(),
+            format!("expected {what}, found {}", self.found()),
+        )
+        .with_label(format!("expected {what}"))
     }
 
     fn expect(&mut self, b: u8, what: &str) -> Result<(), Diagnostic> {
@@ -120,11 +123,12 @@ impl Parser<'_> {
     fn enter(&mut self, open: Span) -> Result<(), Diagnostic> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.error(
-                open,
-                format!("notation nested too deeply (more than {MAX_DEPTH} levels)"),
-            )
-            .with_label("this bracket is too deep"));
+            return Err(self
+                .error(
+                    open,
+                    format!("notation nested too deeply (more than {MAX_DEPTH} levels)"),
+                )
+                .with_label("this bracket is too deep"));
         }
         Ok(())
     }
@@ -164,9 +168,12 @@ impl Parser<'_> {
             return Ok(());
         }
         let d = if self.peek().is_none() {
-            self.error(open.clone(), format!("unclosed {what}: expected `{}`", b as char))
-                .with_label("opened here")
-                .with_secondary(self.pos..self.pos, format!("`{}` expected here", b as char))
+            self.error(
+                open.clone(),
+                format!("unclosed {what}: expected `{}`", b as char),
+            )
+            .with_label("opened here")
+            .with_secondary(self.pos..self.pos, format!("`{}` expected here", b as char))
         } else {
             self.expected(&format!("`{}` to close the {what}", b as char))
                 .with_secondary(open.clone(), "opened here")
@@ -180,11 +187,17 @@ impl Parser<'_> {
         let node = match self.peek() {
             Some(b'*') => {
                 self.pos += 1;
-                Node::Repeat { body: Box::new(atom), fixed: true }
+                Node::Repeat {
+                    body: Box::new(atom),
+                    fixed: true,
+                }
             }
             Some(b'`') => {
                 self.pos += 1;
-                Node::Repeat { body: Box::new(atom), fixed: false }
+                Node::Repeat {
+                    body: Box::new(atom),
+                    fixed: false,
+                }
             }
             _ => return Ok(atom),
         };
@@ -245,13 +258,20 @@ impl Parser<'_> {
                 let capture = self.peek() == Some(b'c');
                 self.pos += 1;
                 let name = if capture { "`c(`" } else { "`m(`" };
-                self.expect(b'(', &format!("`(` after `{}`", if capture { 'c' } else { 'm' }))?;
+                self.expect(
+                    b'(',
+                    &format!("`(` after `{}`", if capture { 'c' } else { 'm' }),
+                )?;
                 let open = start..self.pos;
                 self.enter(open.clone())?;
                 let body = self.inner(&open, name)?;
                 self.close(b')', &open, name)?;
                 self.depth -= 1;
-                Ok(if capture { Node::Capture(body) } else { Node::Quiet(body) })
+                Ok(if capture {
+                    Node::Capture(body)
+                } else {
+                    Node::Quiet(body)
+                })
             }
             Some(b'r') => {
                 self.pos += 1;
@@ -261,15 +281,21 @@ impl Parser<'_> {
                     self.pos += 1;
                 }
                 let name = if negated { "`r!(`" } else { "`r(`" };
-                self.expect(b'(', &format!("`(` after `{}`", if negated { "r!" } else { "r" }))?;
+                self.expect(
+                    b'(',
+                    &format!("`(` after `{}`", if negated { "r!" } else { "r" }),
+                )?;
                 let open = start..self.pos;
                 self.enter(open.clone())?;
                 let body = self.inner(&open, name)?;
                 self.blank();
                 if self.peek() != Some(b',') {
                     let d = if self.peek().is_none() {
-                        self.error(open.clone(), format!("unclosed {name}: expected `,` and the ranks"))
-                            .with_label("opened here")
+                        self.error(
+                            open.clone(),
+                            format!("unclosed {name}: expected `,` and the ranks"),
+                        )
+                        .with_label("opened here")
                     } else {
                         self.expected("`,` and the ranks (`2`, `-1` or `[9,12]`)")
                             .with_secondary(open.clone(), format!("inside this {name}"))
@@ -293,7 +319,13 @@ impl Parser<'_> {
                 let span = ranks_start..self.pos;
                 self.close(b')', &open, name)?;
                 self.depth -= 1;
-                Ok(Node::Rank { body, negated, lo, hi, span })
+                Ok(Node::Rank {
+                    body,
+                    negated,
+                    lo,
+                    hi,
+                    span,
+                })
             }
             Some(b'p') => {
                 self.pos += 1;
@@ -332,14 +364,18 @@ impl Parser<'_> {
                 self.pos += 1;
                 let sym = self.symbol()?;
                 if self.peek() != Some(b'"') {
-                    return Err(self.expected("`\"` to end the kind name")
+                    return Err(self
+                        .expected("`\"` to end the kind name")
                         .with_secondary(open, "opened here"));
                 }
                 self.pos += 1;
                 Ok(Node::Like(sym.0, sym.1))
             }
             Some(b'*' | b'`') => Err(self
-                .error(self.here(), format!("{} with nothing to repeat", self.found()))
+                .error(
+                    self.here(),
+                    format!("{} with nothing to repeat", self.found()),
+                )
                 .with_label(format!("expected {ATOMS} before this"))),
             _ => Err(self.expected(ATOMS)),
         }
@@ -374,7 +410,10 @@ impl Parser<'_> {
         let mut v: u64 = 0;
         let mut overflow = false;
         while let Some(b @ b'0'..=b'9') = self.peek() {
-            match v.checked_mul(10).and_then(|x| x.checked_add(u64::from(b - b'0'))) {
+            match v
+                .checked_mul(10)
+                .and_then(|x| x.checked_add(u64::from(b - b'0')))
+            {
                 Some(x) => v = x,
                 None => overflow = true,
             }
@@ -407,7 +446,13 @@ impl Parser<'_> {
         let mut overflow = false;
         while let Some(b @ b'0'..=b'9') = self.peek() {
             let d = i64::from(b - b'0');
-            let next = v.checked_mul(10).and_then(|x| if negative { x.checked_sub(d) } else { x.checked_add(d) });
+            let next = v.checked_mul(10).and_then(|x| {
+                if negative {
+                    x.checked_sub(d)
+                } else {
+                    x.checked_add(d)
+                }
+            });
             match next {
                 Some(x) => v = x,
                 None => overflow = true,
@@ -416,7 +461,10 @@ impl Parser<'_> {
         }
         if overflow {
             return Err(self
-                .error(start..self.pos, format!("{what} is outside the signed 64-bit range"))
+                .error(
+                    start..self.pos,
+                    format!("{what} is outside the signed 64-bit range"),
+                )
                 .with_label("too large"));
         }
         Ok(v)
@@ -448,13 +496,22 @@ impl Parser<'_> {
                 self.error(start..start + 1, "unclosed leap: expected `)`")
                     .with_label("opened here")
             } else {
-                self.expected(if dir.is_some() { "`)`" } else { "`|` and a direction, or `)`" })
-                    .with_secondary(start..start + 1, "leap opened here")
+                self.expected(if dir.is_some() {
+                    "`)`"
+                } else {
+                    "`|` and a direction, or `)`"
+                })
+                .with_secondary(start..start + 1, "leap opened here")
             };
             return Err(d);
         }
         self.pos += 1;
-        Ok(Node::Leap { a, b, dir, span: start..self.pos })
+        Ok(Node::Leap {
+            a,
+            b,
+            dir,
+            span: start..self.pos,
+        })
     }
 }
 

@@ -31,7 +31,12 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
         if raw.ends_with('\r') {
             end -= 1;
         }
-        let line = Line { src: source, start, end, number: line_no };
+        let line = Line {
+            src: source,
+            start,
+            end,
+            number: line_no,
+        };
         let first = match line.first_non_blank() {
             Some(p) => p,
             None => continue,
@@ -43,9 +48,14 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
         if b == b'(' {
             if section > Section::Definitions {
                 errors.push(
-                    Diagnostic::error(first..line.end_of_content(first), "piece definitions come before the board (§1)")
-                        .with_label("definition after the board")
-                        .with_note("a program is: piece definitions (§2), the board (§3), the moves (§5)"),
+                    Diagnostic::error(
+                        first..line.end_of_content(first),
+                        "piece definitions come before the board (§1)",
+                    )
+                    .with_label("definition after the board")
+                    .with_note(
+                        "a program is: piece definitions (§2), the board (§3), the moves (§5)",
+                    ),
                 );
                 continue;
             }
@@ -59,7 +69,10 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
                     while p < end && is_blank(b[p]) {
                         p += 1;
                     }
-                    if p < end && b[p].is_ascii_lowercase() && (p + 1 >= end || !b[p + 1].is_ascii_alphanumeric()) {
+                    if p < end
+                        && b[p].is_ascii_lowercase()
+                        && (p + 1 >= end || !b[p + 1].is_ascii_alphanumeric())
+                    {
                         file.broken_symbols.push((b[p] as char, p..p + 1));
                     }
                     errors.push(e)
@@ -68,8 +81,11 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
         } else if b == b'+' || b == b'|' {
             if section == Section::Moves {
                 errors.push(
-                    Diagnostic::error(first..line.end_of_content(first), "the board comes before the moves (§1)")
-                        .with_label("board line after a move"),
+                    Diagnostic::error(
+                        first..line.end_of_content(first),
+                        "the board comes before the moves (§1)",
+                    )
+                    .with_label("board line after a move"),
                 );
                 continue;
             }
@@ -94,7 +110,9 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
                 errors.push(
                     Diagnostic::error(first..first + 4, "expected the board (§3) before the moves")
                         .with_label("first move, but no board was drawn")
-                        .with_note("a program is: piece definitions (§2), the board (§3), the moves (§5)"),
+                        .with_note(
+                            "a program is: piece definitions (§2), the board (§3), the moves (§5)",
+                        ),
                 );
             }
             section = Section::Moves;
@@ -104,7 +122,9 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
             }
         } else {
             let expected = match section {
-                Section::Definitions => "a piece definition `(s v): notation`, a board line `+--+` / `|..|` or a move `Turn n W: …`",
+                Section::Definitions => {
+                    "a piece definition `(s v): notation`, a board line `+--+` / `|..|` or a move `Turn n W: …`"
+                }
                 Section::Board => "a board line (`+--+` or `|..|`) or a move `Turn n W: …`",
                 Section::Moves => "a move `Turn n W: …` or `Turn n B: …`",
             };
@@ -131,7 +151,9 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
         errors.push(
             Diagnostic::error(at..at, "the program has no board (§3)")
                 .with_label("expected a board here")
-                .with_note("draw it with `+--+` rules and `|..|` cells after the piece definitions"),
+                .with_note(
+                    "draw it with `+--+` rules and `|..|` cells after the piece definitions",
+                ),
         );
     }
     (file, errors)
@@ -160,7 +182,9 @@ impl Line<'_> {
     /// Where the content starting at `from` ends: before a `#` comment and
     /// trailing blanks.
     fn end_of_content(&self, from: usize) -> usize {
-        let mut e = (from..self.end).find(|&i| self.bytes()[i] == b'#').unwrap_or(self.end);
+        let mut e = (from..self.end)
+            .find(|&i| self.bytes()[i] == b'#')
+            .unwrap_or(self.end);
         while e > from && is_blank(self.bytes()[e - 1]) {
             e -= 1;
         }
@@ -217,7 +241,11 @@ impl<'s> Cur<'s> {
     }
 
     fn expected(&self, what: &str, section: &str) -> Diagnostic {
-        let span = if self.peek().is_some() { self.pos..self.char_end() } else { self.pos..self.pos };
+        let span = if self.peek().is_some() {
+            self.pos..self.char_end()
+        } else {
+            self.pos..self.pos
+        };
         Diagnostic::error(span, format!("expected {what}, found {}", self.found()))
             .with_label(format!("expected {what}"))
             .with_note(format!("see {section} of the Finvara spec"))
@@ -235,7 +263,9 @@ impl<'s> Cur<'s> {
     fn word(&mut self, w: &str) -> bool {
         if self.src[self.pos..self.end].starts_with(w) {
             let after = self.src.as_bytes().get(self.pos + w.len()).copied();
-            if self.pos + w.len() == self.end || !matches!(after, Some(b) if b.is_ascii_alphanumeric()) {
+            if self.pos + w.len() == self.end
+                || !matches!(after, Some(b) if b.is_ascii_alphanumeric())
+            {
                 self.pos += w.len();
                 return true;
             }
@@ -251,9 +281,12 @@ impl<'s> Cur<'s> {
                 let start = self.pos;
                 self.pos += 1;
                 if matches!(self.peek(), Some(c) if c.is_ascii_alphanumeric()) {
-                    return Err(Diagnostic::error(start..self.pos + 1, "a kind symbol is one lowercase letter")
-                        .with_label("expected one letter")
-                        .with_note(format!("see {section} of the Finvara spec")));
+                    return Err(Diagnostic::error(
+                        start..self.pos + 1,
+                        "a kind symbol is one lowercase letter",
+                    )
+                    .with_label("expected one letter")
+                    .with_note(format!("see {section} of the Finvara spec")));
                 }
                 Ok((b as char, start..self.pos))
             }
@@ -268,7 +301,10 @@ impl<'s> Cur<'s> {
         let mut v: u64 = 0;
         let mut overflow = false;
         while let Some(b @ b'0'..=b'9') = self.peek() {
-            match v.checked_mul(10).and_then(|x| x.checked_add(u64::from(b - b'0'))) {
+            match v
+                .checked_mul(10)
+                .and_then(|x| x.checked_add(u64::from(b - b'0')))
+            {
                 Some(x) => v = x,
                 None => overflow = true,
             }
@@ -278,8 +314,10 @@ impl<'s> Cur<'s> {
             return Err(self.expected(what, section));
         }
         if overflow {
-            return Err(Diagnostic::error(start..self.pos, format!("{what} is too large"))
-                .with_label("does not fit in 64 bits"));
+            return Err(
+                Diagnostic::error(start..self.pos, format!("{what} is too large"))
+                    .with_label("does not fit in 64 bits"),
+            );
         }
         Ok((v, start..self.pos))
     }
@@ -290,11 +328,16 @@ impl<'s> Cur<'s> {
         let start = self.pos;
         let mut row: u64 = 0;
         while let Some(b @ b'a'..=b'z') = self.peek() {
-            row = row.saturating_mul(26).saturating_add(u64::from(b - b'a' + 1));
+            row = row
+                .saturating_mul(26)
+                .saturating_add(u64::from(b - b'a' + 1));
             self.pos += 1;
         }
         if self.pos == start {
-            return Err(self.expected("a square like `c2` (row letters, then column number)", section));
+            return Err(self.expected(
+                "a square like `c2` (row letters, then column number)",
+                section,
+            ));
         }
         let digits = self.pos;
         let mut col: u64 = 0;
@@ -303,21 +346,31 @@ impl<'s> Cur<'s> {
             self.pos += 1;
         }
         if self.pos == digits {
-            return Err(self.expected("the column number of the square (like the 2 of `c2`)", section));
+            return Err(self.expected(
+                "the column number of the square (like the 2 of `c2`)",
+                section,
+            ));
         }
         if matches!(self.peek(), Some(b) if b.is_ascii_alphanumeric()) {
             return Err(self.expected("a blank after the square", section));
         }
-        Ok(Square { row, col, text: self.src[start..self.pos].to_string(), span: start..self.pos })
+        Ok(Square {
+            row,
+            col,
+            text: self.src[start..self.pos].to_string(),
+            span: start..self.pos,
+        })
     }
 
     fn rest_is_empty(&mut self, what: &str, section: &str) -> Result<(), Diagnostic> {
         self.blank();
         if self.peek().is_some() {
             let e = self.end;
-            return Err(Diagnostic::error(self.pos..e, format!("unexpected text after {what}"))
-                .with_label("expected the end of the line (or a `#` comment)")
-                .with_note(format!("see {section} of the Finvara spec")));
+            return Err(
+                Diagnostic::error(self.pos..e, format!("unexpected text after {what}"))
+                    .with_label("expected the end of the line (or a `#` comment)")
+                    .with_note(format!("see {section} of the Finvara spec")),
+            );
         }
         Ok(())
     }
@@ -326,7 +379,11 @@ impl<'s> Cur<'s> {
 /// `(s v): notation` or `(s): notation` (§2).
 fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic> {
     let content_end = line.end_of_content(first);
-    let mut c = Cur { src: line.src, pos: first + 1, end: content_end };
+    let mut c = Cur {
+        src: line.src,
+        pos: first + 1,
+        end: content_end,
+    };
     let open = first..first + 1;
     let (symbol, symbol_span) = c.symbol("§2")?;
     c.blank();
@@ -347,7 +404,13 @@ fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic>
             let mut overflow = false;
             while let Some(b @ b'0'..=b'9') = c.peek() {
                 let d = i64::from(b - b'0');
-                match v.checked_mul(10).and_then(|x| if negative { x.checked_sub(d) } else { x.checked_add(d) }) {
+                match v.checked_mul(10).and_then(|x| {
+                    if negative {
+                        x.checked_sub(d)
+                    } else {
+                        x.checked_add(d)
+                    }
+                }) {
                     Some(x) => v = x,
                     None => overflow = true,
                 }
@@ -357,8 +420,11 @@ fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic>
                 return Err(c.expected("digits after `-`", "§2"));
             }
             if overflow {
-                return Err(Diagnostic::error(start..c.pos, "piece value is outside the signed 64-bit range (§2)")
-                    .with_label("too large"));
+                return Err(Diagnostic::error(
+                    start..c.pos,
+                    "piece value is outside the signed 64-bit range (§2)",
+                )
+                .with_label("too large"));
             }
             Some(ValueAst::Int(v))
         }
@@ -407,11 +473,17 @@ fn parse_rule(line: &Line, first: usize) -> Result<Rule, Diagnostic> {
         while !line.src.is_char_boundary(e) {
             e += 1;
         }
-        return Err(Diagnostic::error(pos..e.max(pos), "malformed board rule: expected `+--+--+…`")
-            .with_label("expected `--+` here")
-            .with_note("each column is drawn `--+` in a rule line (§3)"));
+        return Err(Diagnostic::error(
+            pos..e.max(pos),
+            "malformed board rule: expected `+--+--+…`",
+        )
+        .with_label("expected `--+` here")
+        .with_note("each column is drawn `--+` in a rule line (§3)"));
     }
-    Ok(Rule { columns, span: first..end })
+    Ok(Rule {
+        columns,
+        span: first..end,
+    })
 }
 
 /// `|kW|  |##|` (§3). `##` inside cells is a hole, not a comment (§1).
@@ -431,7 +503,11 @@ fn parse_row(line: &Line, first: usize) -> Result<Row, Diagnostic> {
                 (b'#', b'#') => Cell::Hole,
                 (s, c) if s.is_ascii_lowercase() && (c == b'W' || c == b'B') => Cell::Piece {
                     symbol: s as char,
-                    colour: if c == b'W' { Colour::White } else { Colour::Black },
+                    colour: if c == b'W' {
+                        Colour::White
+                    } else {
+                        Colour::Black
+                    },
                     span: span.clone(),
                 },
                 _ => {
@@ -444,7 +520,9 @@ fn parse_row(line: &Line, first: usize) -> Result<Row, Diagnostic> {
                         e += 1;
                     }
                     return Err(Diagnostic::error(s..e, "bad board cell")
-                        .with_label("expected two blanks, `##`, or a piece symbol followed by `W` or `B`")
+                        .with_label(
+                            "expected two blanks, `##`, or a piece symbol followed by `W` or `B`",
+                        )
                         .with_note("each cell is two characters between `|` (§3)"));
                 }
             };
@@ -465,23 +543,35 @@ fn parse_row(line: &Line, first: usize) -> Result<Row, Diagnostic> {
         while !line.src.is_char_boundary(e) {
             e += 1;
         }
-        return Err(Diagnostic::error(at..e.min(end).max(at), "malformed board row: expected a cell of two characters followed by `|`")
-            .with_label("expected `  |`, `##|` or a piece like `kW|`")
-            .with_note("a row of cells is drawn like `|kW|  |##|` (§3)"));
+        return Err(Diagnostic::error(
+            at..e.min(end).max(at),
+            "malformed board row: expected a cell of two characters followed by `|`",
+        )
+        .with_label("expected `  |`, `##|` or a piece like `kW|`")
+        .with_note("a row of cells is drawn like `|kW|  |##|` (§3)"));
     }
-    Ok(Row { cells, span: first..line.end_of_content(pos + 1).max(pos + 1) })
+    Ok(Row {
+        cells,
+        span: first..line.end_of_content(pos + 1).max(pos + 1),
+    })
 }
 
 /// `Turn n C: …` (§5).
 fn parse_move(line: &Line, first: usize) -> Result<MoveLine, Diagnostic> {
     let content_end = line.end_of_content(first);
-    let mut c = Cur { src: line.src, pos: first, end: content_end };
+    let mut c = Cur {
+        src: line.src,
+        pos: first,
+        end: content_end,
+    };
     if !c.word("Turn") {
         return Err(c.expected("`Turn`", "§5"));
     }
     let (turn, turn_span) = c.number("a turn number", "§5")?;
     if turn == 0 {
-        return Err(Diagnostic::error(turn_span, "turns are numbered from 1 (§5)").with_label("turn 0"));
+        return Err(
+            Diagnostic::error(turn_span, "turns are numbered from 1 (§5)").with_label("turn 0"),
+        );
     }
     c.blank();
     let colour = match c.peek() {
@@ -503,9 +593,18 @@ fn parse_move(line: &Line, first: usize) -> Result<MoveLine, Diagnostic> {
         }
         let to = c.square("§5.1")?;
         c.blank();
-        let promote = if c.eat(b'=') { Some(c.symbol("§5.1")?) } else { None };
+        let promote = if c.eat(b'=') {
+            Some(c.symbol("§5.1")?)
+        } else {
+            None
+        };
         c.rest_is_empty("the move", "§5.1")?;
-        MoveBody::Step { symbol, from: square, to, promote }
+        MoveBody::Step {
+            symbol,
+            from: square,
+            to,
+            promote,
+        }
     } else if c.word("checks") {
         c.blank();
         if !c.word("turn") {
@@ -513,9 +612,17 @@ fn parse_move(line: &Line, first: usize) -> Result<MoveLine, Diagnostic> {
         }
         let (target, target_span) = c.number("a turn number", "§5.3")?;
         c.rest_is_empty("the jump target", "§5.3")?;
-        MoveBody::Place { symbol, square, target, target_span }
+        MoveBody::Place {
+            symbol,
+            square,
+            target,
+            target_span,
+        }
     } else {
-        return Err(c.expected("`->` (a move, §5.1) or `checks turn m` (placing and jumping, §5.3)", "§5"));
+        return Err(c.expected(
+            "`->` (a move, §5.1) or `checks turn m` (placing and jumping, §5.3)",
+            "§5",
+        ));
     };
     Ok(MoveLine {
         turn,

@@ -29,7 +29,11 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         .definitions
         .iter()
         .map(|d| (d.symbol, d.symbol_span.clone(), Some(d)))
-        .chain(file.broken_symbols.iter().map(|(c, s)| (*c, s.clone(), None)))
+        .chain(
+            file.broken_symbols
+                .iter()
+                .map(|(c, s)| (*c, s.clone(), None)),
+        )
         .collect();
     all.sort_by_key(|(_, span, _)| span.start);
     for (symbol, span, def) in all {
@@ -60,7 +64,17 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     for (k, d) in kinds.iter().enumerate() {
         let mut size = 0u64;
         let mut ok = true;
-        check_nodes(&d.notation, k, &lookup, &broken, &sizes, &mut size, &mut ok, &mut errors, &mut warnings);
+        check_nodes(
+            &d.notation,
+            k,
+            &lookup,
+            &broken,
+            &sizes,
+            &mut size,
+            &mut ok,
+            &mut errors,
+            &mut warnings,
+        );
         if ok && size > MAX_NOTATION_UNITS {
             errors.push(
                 Diagnostic::error(d.symbol_span.clone(), format!(
@@ -74,16 +88,17 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         sizes.push(size);
     }
     let total = sizes.iter().fold(0u64, |a, &b| a.saturating_add(b));
-    if total > MAX_TOTAL_UNITS && sizes.iter().all(|&s| s <= MAX_NOTATION_UNITS) {
-        if let Some(d) = kinds.last() {
-            errors.push(
-                Diagnostic::error(d.symbol_span.clone(), format!(
-                    "the notations are too large once every `\"s\"` is expanded ({total} units in all, at most {MAX_TOTAL_UNITS})"
-                ))
-                .with_label("the last kind")
-                .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
-            );
-        }
+    if total > MAX_TOTAL_UNITS
+        && sizes.iter().all(|&s| s <= MAX_NOTATION_UNITS)
+        && let Some(d) = kinds.last()
+    {
+        errors.push(
+            Diagnostic::error(d.symbol_span.clone(), format!(
+                "the notations are too large once every `\"s\"` is expanded ({total} units in all, at most {MAX_TOTAL_UNITS})"
+            ))
+            .with_label("the last kind")
+            .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
+        );
     }
 
     // §3: the board.
@@ -98,9 +113,19 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
             if row.cells.len() != width {
                 ragged = true;
                 errors.push(
-                    Diagnostic::error(row.span.clone(), "every board row has the same number of cells (§3)")
-                        .with_label(format!("this row has {}, the first row has {}", row.cells.len(), width))
-                        .with_secondary(board.rows[0].span.clone(), format!("first row: {width} cells")),
+                    Diagnostic::error(
+                        row.span.clone(),
+                        "every board row has the same number of cells (§3)",
+                    )
+                    .with_label(format!(
+                        "this row has {}, the first row has {}",
+                        row.cells.len(),
+                        width
+                    ))
+                    .with_secondary(
+                        board.rows[0].span.clone(),
+                        format!("first row: {width} cells"),
+                    ),
                 );
             }
         }
@@ -108,18 +133,27 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
             // A ragged board is one error, not one per line.
             if rule.columns != width && !ragged {
                 errors.push(
-                    Diagnostic::error(rule.span.clone(), "every board rule is as wide as the board (§3)")
-                        .with_label(format!("this rule draws {} columns, the board has {}", rule.columns, width)),
+                    Diagnostic::error(
+                        rule.span.clone(),
+                        "every board rule is as wide as the board (§3)",
+                    )
+                    .with_label(format!(
+                        "this rule draws {} columns, the board has {}",
+                        rule.columns, width
+                    )),
                 );
             }
         }
         if (width as u64).saturating_mul(height as u64) > MAX_CELLS {
             errors.push(
-                Diagnostic::error(board.span.start..board.span.start + 1, format!(
-                    "the board has {} cells, at most {} are supported",
-                    (width as u64).saturating_mul(height as u64),
-                    MAX_CELLS
-                ))
+                Diagnostic::error(
+                    board.span.start..board.span.start + 1,
+                    format!(
+                        "the board has {} cells, at most {} are supported",
+                        (width as u64).saturating_mul(height as u64),
+                        MAX_CELLS
+                    ),
+                )
                 .with_label("board too large"),
             );
             width = 0;
@@ -132,14 +166,21 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                 let value = match cell {
                     Cell::Empty => fin_board::EMPTY,
                     Cell::Hole => fin_board::HOLE,
-                    Cell::Piece { symbol, colour, span } => match lookup(*symbol) {
+                    Cell::Piece {
+                        symbol,
+                        colour,
+                        span,
+                    } => match lookup(*symbol) {
                         Some(k) => fin_board::piece(k as i32, colour.index() as i32),
                         None if reported(*symbol) => fin_board::EMPTY,
                         None => {
                             errors.push(
-                                Diagnostic::error(span.clone(), format!("no kind {symbol} is defined"))
-                                    .with_label("unknown piece")
-                                    .with_note("every piece on the board is of a defined kind (§3)"),
+                                Diagnostic::error(
+                                    span.clone(),
+                                    format!("no kind {symbol} is defined"),
+                                )
+                                .with_label("unknown piece")
+                                .with_note("every piece on the board is of a defined kind (§3)"),
                             );
                             fin_board::EMPTY
                         }
@@ -153,7 +194,9 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         }
         for colour in [Colour::White, Colour::Black] {
             let has_royal = cells.iter().any(|&cell| {
-                cell > 0 && ((cell - 1) % 2) as usize == colour.index() && kinds[((cell - 1) / 2) as usize].value.is_none()
+                cell > 0
+                    && ((cell - 1) % 2) as usize == colour.index()
+                    && kinds[((cell - 1) / 2) as usize].value.is_none()
             });
             if !has_royal && errors.is_empty() {
                 warnings.push(
@@ -209,16 +252,21 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     let mut order_ok = true;
     for (i, m) in file.moves.iter().enumerate() {
         let want_turn = (i / 2 + 1) as u64;
-        let want_colour = if i % 2 == 0 { Colour::White } else { Colour::Black };
+        let want_colour = if i % 2 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
         if m.turn != want_turn || m.colour != want_colour {
             errors.push(
-                Diagnostic::error(m.turn_span.start..m.span.end.min(m.turn_span.end + 3), format!(
-                    "Turn {} {} expected",
-                    want_turn,
-                    want_colour.letter()
-                ))
+                Diagnostic::error(
+                    m.turn_span.start..m.span.end.min(m.turn_span.end + 3),
+                    format!("Turn {} {} expected", want_turn, want_colour.letter()),
+                )
                 .with_label(format!("found Turn {} {}", m.turn, m.colour.letter()))
-                .with_note("turns are numbered 1, 2, 3, … and each lists its W move, then its B move (§5)"),
+                .with_note(
+                    "turns are numbered 1, 2, 3, … and each lists its W move, then its B move (§5)",
+                ),
             );
             order_ok = false;
             break;
@@ -228,7 +276,12 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     let mut moves = Vec::new();
     for m in &file.moves {
         let action = match &m.body {
-            MoveBody::Step { symbol, from, to, promote } => {
+            MoveBody::Step {
+                symbol,
+                from,
+                to,
+                promote,
+            } => {
                 let k = kind(symbol, &mut errors);
                 let f = square(from, &mut errors);
                 let t = square(to, &mut errors);
@@ -237,11 +290,21 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                     None => Some(None),
                 };
                 match (k, f, t, p) {
-                    (Some(kind), Some(from), Some(to), Some(promote)) => Some(Action::Step { kind, from, to, promote }),
+                    (Some(kind), Some(from), Some(to), Some(promote)) => Some(Action::Step {
+                        kind,
+                        from,
+                        to,
+                        promote,
+                    }),
                     _ => None,
                 }
             }
-            MoveBody::Place { symbol, square: sq, target, target_span } => {
+            MoveBody::Place {
+                symbol,
+                square: sq,
+                target,
+                target_span,
+            } => {
                 let k = kind(symbol, &mut errors);
                 let s = square(sq, &mut errors);
                 let index = target
@@ -257,7 +320,9 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                     if order_ok {
                         None
                     } else {
-                        file.moves.iter().position(|mv| mv.turn == *target && mv.colour == m.colour)
+                        file.moves
+                            .iter()
+                            .position(|mv| mv.turn == *target && mv.colour == m.colour)
                     }
                 });
                 if exists.is_none() {
@@ -268,7 +333,11 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                     );
                 }
                 match (k, s, exists) {
-                    (Some(kind), Some(square), Some(target)) => Some(Action::Place { kind, square, target }),
+                    (Some(kind), Some(square), Some(target)) => Some(Action::Place {
+                        kind,
+                        square,
+                        target,
+                    }),
                     _ => None,
                 }
             }
@@ -288,7 +357,10 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         return (None, errors, warnings);
     }
 
-    let notations: Vec<(char, &[Node])> = kinds.iter().map(|d| (d.symbol, d.notation.as_slice())).collect();
+    let notations: Vec<(char, &[Node])> = kinds
+        .iter()
+        .map(|d| (d.symbol, d.notation.as_slice()))
+        .collect();
     let ir_kinds = kinds
         .iter()
         .enumerate()
@@ -306,7 +378,13 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
             ],
         })
         .collect();
-    let program = Program { width, height, cells, kinds: ir_kinds, moves };
+    let program = Program {
+        width,
+        height,
+        cells,
+        kinds: ir_kinds,
+        moves,
+    };
     (Some(program), errors, warnings)
 }
 
@@ -330,13 +408,17 @@ fn check_nodes(
             Node::Leap { .. } | Node::PromoteAny(_) | Node::Take(_) => {}
             Node::Choice(items) => {
                 for item in items {
-                    check_nodes(item, this, lookup, broken, sizes, size, ok, errors, warnings);
+                    check_nodes(
+                        item, this, lookup, broken, sizes, size, ok, errors, warnings,
+                    );
                 }
             }
-            Node::Group(body) | Node::Capture(body) | Node::Quiet(body) => {
-                check_nodes(body, this, lookup, broken, sizes, size, ok, errors, warnings)
-            }
-            Node::Rank { body, lo, hi, span, .. } => {
+            Node::Group(body) | Node::Capture(body) | Node::Quiet(body) => check_nodes(
+                body, this, lookup, broken, sizes, size, ok, errors, warnings,
+            ),
+            Node::Rank {
+                body, lo, hi, span, ..
+            } => {
                 if *lo == 0 && *hi == 0 {
                     warnings.push(
                         Diagnostic::warning(span.clone(), "rank 0 is on no board: this `r` never applies")
@@ -344,7 +426,9 @@ fn check_nodes(
                             .with_note("ranks count from 1 on the player's side, -1 is the opponent's first rank (§2.1)"),
                     );
                 }
-                check_nodes(body, this, lookup, broken, sizes, size, ok, errors, warnings)
+                check_nodes(
+                    body, this, lookup, broken, sizes, size, ok, errors, warnings,
+                )
             }
             Node::PromoteTo(list) => {
                 for (s, span) in list {
@@ -355,7 +439,9 @@ fn check_nodes(
                         errors.push(
                             Diagnostic::error(span.clone(), format!("no kind {s} is defined"))
                                 .with_label("promotion into an unknown kind")
-                                .with_note("`->[s,t]` promotes into one of the listed kinds (§2.1)"),
+                                .with_note(
+                                    "`->[s,t]` promotes into one of the listed kinds (§2.1)",
+                                ),
                         );
                     }
                 }
@@ -380,7 +466,17 @@ fn check_nodes(
                     );
                 }
             },
-            Node::Repeat { body, .. } => check_nodes(std::slice::from_ref(body.as_ref()), this, lookup, broken, sizes, size, ok, errors, warnings),
+            Node::Repeat { body, .. } => check_nodes(
+                std::slice::from_ref(body.as_ref()),
+                this,
+                lookup,
+                broken,
+                sizes,
+                size,
+                ok,
+                errors,
+                warnings,
+            ),
         }
     }
 }
