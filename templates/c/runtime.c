@@ -174,6 +174,7 @@ static uint32_t icp_new_slot(void)
 typedef struct icp_entry {
     int64_t row, col;
     uint32_t slot; /* ICP_NIL: empty entry */
+    uint32_t hash; /* top 32 bits of the square's hash (fills the padding) */
 } icp_entry;
 
 static icp_entry *icp_tab;
@@ -182,12 +183,25 @@ static unsigned icp_tab_shift; /* 64 - log2(icp_tab_cap) */
 
 /* The deterministic hash of a square (runtime-design.md: multiply/xor-shift
  * mix, the same as the Rust runtime); the table uses the top bits. */
-static size_t icp_home(int64_t row, int64_t col)
+static uint64_t icp_hash(int64_t row, int64_t col)
 {
     uint64_t h = ((uint64_t)row * UINT64_C(0x9E3779B97F4A7C15)) ^ (uint64_t)col;
     h ^= h >> 29;
-    h *= UINT64_C(0xD6E8FEB86659FD93);
-    return (size_t)(h >> icp_tab_shift) & icp_tab_mask;
+    return h * UINT64_C(0xD6E8FEB86659FD93);
+}
+
+static size_t icp_home(int64_t row, int64_t col)
+{
+    return (size_t)(icp_hash(row, col) >> icp_tab_shift) & icp_tab_mask;
+}
+
+/* The home index of a stored entry, from its saved hash bits while the
+ * table has at most 2^32 entries (no rehash during deletion). */
+static size_t icp_entry_home(const icp_entry *e)
+{
+    if (icp_tab_shift >= 32u)
+        return (size_t)(e->hash >> (icp_tab_shift - 32u)) & icp_tab_mask;
+    return icp_home(e->row, e->col);
 }
 
 /* The slot of the piece on (row, col), or ICP_NIL. O(1) expected. */
@@ -207,12 +221,14 @@ static uint32_t icp_get(int64_t row, int64_t col)
 /* Inserts a square known to be absent; the table has room. */
 static void icp_tab_put(int64_t row, int64_t col, uint32_t slot)
 {
-    size_t i = icp_home(row, col);
+    uint64_t h = icp_hash(row, col);
+    size_t i = (size_t)(h >> icp_tab_shift) & icp_tab_mask;
     while (icp_tab[i].slot != ICP_NIL)
         i = (i + 1) & icp_tab_mask;
     icp_tab[i].row = row;
     icp_tab[i].col = col;
     icp_tab[i].slot = slot;
+    icp_tab[i].hash = (uint32_t)(h >> 32);
     icp_tab_used++;
 }
 
@@ -282,7 +298,7 @@ static void icp_tab_remove(int64_t row, int64_t col)
     }
     j = (hole + 1) & icp_tab_mask;
     while (icp_tab[j].slot != ICP_NIL) {
-        size_t home = icp_home(icp_tab[j].row, icp_tab[j].col);
+        size_t home = icp_entry_home(&icp_tab[j]);
         if (((j - home) & icp_tab_mask) >= ((j - hole) & icp_tab_mask)) {
             icp_tab[hole] = icp_tab[j];
             hole = j;
@@ -558,7 +574,7 @@ static const int icp_ray_dc[8] = {1, -1, 0, 0, 1, -1, -1, 1};
  * the same as 9). Sees the board through the overlay when it is on. */
 static uint32_t icp_ray_first(int64_t r0, int64_t c0, int dir, uint64_t limit)
 {
-    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir], l = dir >> 1, pd;
+    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir], l = dir >> 1, pd, found;
     uint64_t room, k, n, best = 0, dist;
     int32_t hi, h2;
     uint64_t lo, l2;
@@ -582,17 +598,15 @@ static uint32_t icp_ray_first(int64_t r0, int64_t c0, int dir, uint64_t limit)
     icp_line_key(l, r0, c0, &hi, &lo, &p0);
     pd = l == 0 ? dc : dr; /* direction of the position along the line */
     from = icp_step(p0, pd, ICP_PROBE);
-    if (icp_index_next(l, hi, lo, from, pd, &q)) {
-        if (icp_ov_on) {
-            /* The vacated square does not count: look past it. */
-            icp_line_key(l, icp_ov_sr, icp_ov_sc, &h2, &l2, &p2);
-            if (h2 == hi && l2 == lo && p2 == q &&
-                !icp_index_next(l, hi, lo, q, pd, &q))
-                goto no_index_hit;
-        }
-        best = pd > 0 ? (uint64_t)q - (uint64_t)p0 : (uint64_t)p0 - (uint64_t)q;
+    found = icp_index_next(l, hi, lo, from, pd, &q);
+    if (found && icp_ov_on) {
+        /* The vacated square does not count: look past it. */
+        icp_line_key(l, icp_ov_sr, icp_ov_sc, &h2, &l2, &p2);
+        if (h2 == hi && l2 == lo && p2 == q)
+            found = icp_index_next(l, hi, lo, q, pd, &q);
     }
-no_index_hit:
+    if (found)
+        best = pd > 0 ? (uint64_t)q - (uint64_t)p0 : (uint64_t)p0 - (uint64_t)q;
     if (icp_ov_on) {
         /* The mover's new square counts when it lies beyond the probes. */
         icp_line_key(l, icp_ov_tr, icp_ov_tc, &h2, &l2, &p2);

@@ -465,6 +465,16 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             }
             st[ICP_S_PC] = pc + 1;
             icp_vec_push(g, &g->cur, sq);
+            if (s->attack) {
+                /* Only the set matters to an attack: keep it sorted. */
+                size_t first = (size_t)(ICP_S_REGS + s->nregs);
+                size_t i = g->cur.len - 1;
+                while (i > first && g->cur.data[i - 1] > sq) {
+                    g->cur.data[i] = g->cur.data[i - 1];
+                    i--;
+                }
+                g->cur.data[i] = sq;
+            }
             break;
         case ICP_OP_PROMOTE: {
             int32_t n = code[pc + 1];
