@@ -106,11 +106,7 @@ pub fn piece(kind: i32, colour: i32) -> i32 {
 
 /// "W" or "B".
 pub fn colour_name(colour: usize) -> &'static str {
-    if colour == 0 {
-        "W"
-    } else {
-        "B"
-    }
+    if colour == 0 { "W" } else { "B" }
 }
 
 /// The runtime error line of §6: `error: turn T C: cause`.
@@ -238,7 +234,11 @@ impl Search<'_> {
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
                     let next = (pc + 3 + 2 * n) as i32;
-                    let fixed = if reg >= 0 { st[S_REGS + reg as usize] } else { -1 };
+                    let fixed = if reg >= 0 {
+                        st[S_REGS + reg as usize]
+                    } else {
+                        -1
+                    };
                     let (lo, hi) = if fixed >= 0 {
                         (fixed as usize, fixed as usize + 1)
                     } else {
@@ -283,7 +283,11 @@ impl Search<'_> {
                 OP_FORK => {
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
-                    let fixed = if reg >= 0 { st[S_REGS + reg as usize] } else { -1 };
+                    let fixed = if reg >= 0 {
+                        st[S_REGS + reg as usize]
+                    } else {
+                        -1
+                    };
                     let (lo, hi) = if fixed >= 0 {
                         (fixed as usize, fixed as usize + 1)
                     } else {
@@ -541,7 +545,15 @@ impl<'a> Game<'a> {
             if cell > 0
                 && (cell - 1) % 2 == colour
                 && self.kinds[((cell - 1) / 2) as usize].royal
-                && attacked(self.kinds, self.width, self.height, board, s as i32, 1 - colour, &mut self.scratch)
+                && attacked(
+                    self.kinds,
+                    self.width,
+                    self.height,
+                    board,
+                    s as i32,
+                    1 - colour,
+                    &mut self.scratch,
+                )
             {
                 return true;
             }
