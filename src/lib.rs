@@ -7,6 +7,7 @@
 //! C or Rust text.
 
 pub mod diagnostic;
+pub mod driver;
 
 /// The result of running a program to its end, shared by every language's
 /// interpreter.

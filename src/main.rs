@@ -3,7 +3,8 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::diagnostic::{self, Diagnostic};
-use icp2c::{GeneratedFile, Outcome, backend, icp, source};
+use icp2c::driver::{self, Language, Program};
+use icp2c::{GeneratedFile, Outcome, backend, source};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -159,17 +160,18 @@ fn load(path: &Path) -> Option<Source> {
     }
 }
 
-fn language(path: &Path, lang: Option<Lang>) -> Lang {
-    lang.unwrap_or_else(|| match path.extension().and_then(|e| e.to_str()) {
-        Some("fin") => Lang::Fin,
-        _ => Lang::Icp,
-    })
+fn language(path: &Path, lang: Option<Lang>) -> Language {
+    match lang {
+        Some(Lang::Icp) => Language::InfChessPro,
+        Some(Lang::Fin) => Language::Finvara,
+        None => Language::from_path(path),
+    }
 }
 
-/// Checks an InfChessPro program, printing its warnings, or its errors and
-/// `None`.
-fn check_icp(src: &Source) -> Option<icp::ir::Program> {
-    match icp::check(&src.text) {
+/// Checks a program in its language, printing its warnings, or its errors
+/// and `None`.
+fn check(src: &Source, language: Language) -> Option<Program> {
+    match driver::check(language, &src.text) {
         Ok(checked) => {
             print_diagnostics(src, &checked.warnings);
             Some(checked.program)
@@ -178,8 +180,9 @@ fn check_icp(src: &Source) -> Option<icp::ir::Program> {
             print_diagnostics(src, &errors);
             let n = errors.len();
             eprintln!(
-                "error: {} rejected: {n} error{}",
+                "error: {} rejected ({} program): {n} error{}",
                 src.name,
+                language.name(),
                 if n == 1 { "" } else { "s" }
             );
             None
@@ -197,11 +200,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    if language(path, cli.lang) == Lang::Fin {
-        eprintln!("error: Finvara is not supported yet");
-        return ExitCode::from(REJECTED);
-    }
-    let Some(program) = check_icp(&src) else {
+    let Some(program) = check(&src, language(path, cli.lang)) else {
         return ExitCode::from(REJECTED);
     };
     if cli.check {
@@ -213,7 +212,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             return ExitCode::from(REJECTED);
         }
         let dir = cli.output.clone().unwrap_or_default();
-        let files = backend::rust::emit_crate(&program, &src.name, &src.stem);
+        let files = program.emit_crate(&src.name, &src.stem);
         return match write_crate(&dir, &files) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -223,8 +222,8 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         };
     }
     let text = match cli.target {
-        Target::C => backend::c::emit(&program, &src.name),
-        Target::Rust => backend::rust::emit(&program, &src.name),
+        Target::C => program.emit_c(&src.name),
+        Target::Rust => program.emit_rust(&src.name),
     };
     let written = match &cli.output {
         Some(out) => {
@@ -283,17 +282,13 @@ fn run(path: &Path, max_steps: Option<u64>, lang: Option<Lang>) -> ExitCode {
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    if language(path, lang) == Lang::Fin {
-        eprintln!("error: Finvara is not supported yet");
-        return ExitCode::from(REJECTED);
-    }
-    let Some(program) = check_icp(&src) else {
+    let Some(program) = check(&src, language(path, lang)) else {
         return ExitCode::from(REJECTED);
     };
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
     let mut output = io::stdout().lock();
-    let outcome = icp::interp::run(&program, &mut input, &mut output, max_steps);
+    let outcome = program.run(&mut input, &mut output, max_steps);
     report(&outcome)
 }
 

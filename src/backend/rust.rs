@@ -72,16 +72,8 @@ pub fn emit(program: &Program, source_name: &str) -> String {
 /// Generates a Cargo crate: `Cargo.toml` (package named after `stem`, made
 /// a valid crate name), `src/main.rs` and `src/icp_rt.rs` (the runtime).
 pub fn emit_crate(program: &Program, source_name: &str, stem: &str) -> Vec<GeneratedFile> {
-    let cargo = CargoView {
-        marker: CRATE_MARKER,
-        source_name: comment(source_name),
-        package: crate_name(stem),
-    };
     vec![
-        GeneratedFile {
-            path: "Cargo.toml".into(),
-            contents: cargo.render().unwrap_or_default() + "\n",
-        },
+        cargo_toml(source_name, stem),
         GeneratedFile {
             path: "src/main.rs".into(),
             contents: render(program, source_name, None),
@@ -91,6 +83,21 @@ pub fn emit_crate(program: &Program, source_name: &str, stem: &str) -> Vec<Gener
             contents: runtime_module(),
         },
     ]
+}
+
+/// The `Cargo.toml` of a generated crate, for every language: first line
+/// [`CRATE_MARKER`], package and binary named [`crate_name`]`(stem)`,
+/// edition 2021, no dependencies, its own workspace.
+pub fn cargo_toml(source_name: &str, stem: &str) -> GeneratedFile {
+    let cargo = CargoView {
+        marker: CRATE_MARKER,
+        source_name: comment(source_name),
+        package: crate_name(stem),
+    };
+    GeneratedFile {
+        path: "Cargo.toml".into(),
+        contents: cargo.render().unwrap_or_default() + "\n",
+    }
 }
 
 /// The runtime as a module file of a generated crate.
