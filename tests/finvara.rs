@@ -80,6 +80,7 @@ fn example_cases() -> Vec<Case> {
     };
     vec![
         case("seed_truth_machine.fin", "1\n", "1\n"),
+        case("seed_truth_machine.fin", "0\n", "0\n"),
         case("seed_pieces.fin", "", "0\n20\n"),
         case("add.fin", "40 2\n", "42\n"),
         case("countdown.fin", "5\n", "5\n4\n3\n2\n1\n"),
@@ -688,36 +689,4 @@ fn generated_c_and_rust_agree_with_the_interpreter() {
     });
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-#[test]
-fn generated_rust_crate_passes_clippy() {
-    if !tool_works("cargo", "clippy") && !tool_works("cargo-clippy", "--version") {
-        eprintln!("skipped: cargo clippy is missing");
-        return;
-    }
-    let checked = check_file(&root().join("tests/programs/finvara/holes_choice.fin"));
-    let dir = scratch_dir("clippy");
-    std::fs::write(
-        dir.join("Cargo.toml"),
-        "[package]\nname = \"fin-clippy\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
-    )
-    .unwrap();
-    for f in finvara::emit_rust(&checked.program, "holes_choice.fin", false) {
-        let path = dir.join(&f.path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, f.contents).unwrap();
-    }
-    let out = Command::new("cargo")
-        .args(["clippy", "--quiet", "--offline", "--", "-D", "warnings"])
-        .current_dir(&dir)
-        .env("CARGO_TARGET_DIR", dir.join("target"))
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }

@@ -3,25 +3,10 @@
 //! compile error. Each snapshot records its source beside its output.
 //! A changed snapshot fails the test; review it with `cargo insta review`.
 
+#[macro_use]
 mod support;
 
 use icp2c::{backend, diagnostic, icp};
-
-/// Snapshots `output` under `name`, with `source` recorded beside it.
-macro_rules! assert_source_snapshot {
-    ($name:expr, $source:expr, $output:expr) => {{
-        let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../snapshots");
-        settings.set_prepend_module_to_snapshot(false);
-        settings.set_omit_expression(true);
-        settings.bind(|| {
-            insta::assert_snapshot!(
-                $name,
-                format!("----- SOURCE\n{}\n----- OUTPUT\n{}", $source, $output)
-            );
-        });
-    }};
-}
 
 /// The C runtime and the Rust runtime are tested on their own; the
 /// snapshots show the program around them.

@@ -1,12 +1,14 @@
 //! Generated crates build with `cargo build --offline` and pass
-//! `cargo clippy -- -D warnings`, for every example and for programs whose
-//! shape could trip a lint (empty, one statement, a lone self-loop, output
-//! only, input only). The built programs must print what the interpreter
-//! prints.
+//! `cargo clippy -- -D warnings`, for every example of both languages and
+//! for InfChessPro programs whose shape could trip a lint (empty, one
+//! statement, a lone self-loop, output only, input only). The built
+//! programs must print what the interpreter prints; the wiki's truth
+//! machine must print its input once (Finvara §7), for 0 as for 1.
 
 mod support;
 
-use icp2c::{backend, icp};
+use icp2c::backend;
+use icp2c::driver::{self, Language};
 use std::process::Command;
 
 const SHAPES: &[(&str, &str)] = &[
@@ -19,9 +21,9 @@ const SHAPES: &[(&str, &str)] = &[
     ("count_only", "1. %nobody\n"),
 ];
 
-fn write_crate(dir: &std::path::Path, name: &str, source: &str) {
-    let program = icp::check(source).unwrap().program;
-    for file in backend::rust::emit_crate(&program, &format!("{name}.icp"), name) {
+fn write_crate(dir: &std::path::Path, name: &str, language: Language, source: &str) {
+    let program = driver::check(language, source).unwrap().program;
+    for file in program.emit_crate(&format!("{name}.src"), name) {
         let path = dir.join(&file.path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, file.contents).unwrap();
@@ -32,20 +34,34 @@ fn write_crate(dir: &std::path::Path, name: &str, source: &str) {
 fn generated_crates_build_and_pass_clippy() {
     let work = tempfile::tempdir().unwrap();
     let target = work.path().join("target");
-    let mut programs: Vec<(String, String, Vec<u8>)> = SHAPES
+    let mut programs: Vec<(String, Language, String, Vec<u8>)> = SHAPES
         .iter()
-        .map(|(n, s)| (n.to_string(), s.to_string(), b"5".to_vec()))
+        .map(|(n, s)| {
+            (
+                n.to_string(),
+                Language::InfChessPro,
+                s.to_string(),
+                b"5".to_vec(),
+            )
+        })
         .collect();
-    for case in support::cases(&["examples"], "icp") {
-        programs.push((
-            case.name.clone(),
-            std::fs::read_to_string(&case.path).unwrap(),
-            case.input.clone(),
-        ));
+    for (ext, language) in [("icp", Language::InfChessPro), ("fin", Language::Finvara)] {
+        for case in support::cases(&["examples"], ext) {
+            programs.push((
+                format!("{}_{ext}", case.name),
+                language,
+                std::fs::read_to_string(&case.path).unwrap(),
+                case.input.clone(),
+            ));
+        }
     }
-    for (name, source, input) in &programs {
+    let truth_machine = programs
+        .iter()
+        .position(|p| p.0 == "seed_truth_machine_fin")
+        .expect("the truth machine example");
+    for (i, (name, language, source, input)) in programs.iter().enumerate() {
         let dir = work.path().join(name);
-        write_crate(&dir, name, source);
+        write_crate(&dir, name, *language, source);
         let clippy = Command::new("cargo")
             .args(["clippy", "--offline", "--quiet", "--", "-D", "warnings"])
             .env("CARGO_TARGET_DIR", &target)
@@ -69,15 +85,28 @@ fn generated_crates_build_and_pass_clippy() {
             "cargo build on {name}:\n{}",
             String::from_utf8_lossy(&build.stderr)
         );
-        let package = backend::rust::crate_name(name);
-        let ran = support::run_exe(&target.join("debug").join(&package), &[], input);
-        let program = icp::check(source).unwrap().program;
-        let mut want = Vec::new();
-        let outcome = icp::interp::run(&program, &mut input.as_slice(), &mut want, None);
-        assert_eq!(
-            (ran.status, &ran.stdout),
-            (outcome.exit_status(), &want),
-            "{name}"
-        );
+        let exe = target.join("debug").join(backend::rust::crate_name(name));
+        let program = driver::check(*language, source).unwrap().program;
+        let inputs: Vec<&[u8]> = if i == truth_machine {
+            vec![b"0\n", b"1\n"]
+        } else {
+            vec![input]
+        };
+        for input in inputs {
+            let ran = support::run_exe(&exe, &[], input);
+            let mut want = Vec::new();
+            let outcome = program.run(&mut &input[..], &mut want, None);
+            assert_eq!(
+                (ran.status, &ran.stdout),
+                (outcome.exit_status(), &want),
+                "{name}"
+            );
+            if i == truth_machine {
+                assert_eq!(
+                    ran.stdout, input,
+                    "§7: the truth machine prints its input once"
+                );
+            }
+        }
     }
 }

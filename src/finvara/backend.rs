@@ -13,9 +13,9 @@ use crate::runtime::fin_board;
 use askama::Template;
 
 /// The C runtime, pasted into every generated C file (not parsed by askama).
-const C_RUNTIME: &str = include_str!("../../templates/finvara/c/runtime.c");
+pub const C_RUNTIME: &str = include_str!("../../templates/finvara/c/runtime.c");
 /// The Rust runtime: the very file the interpreter uses.
-const RUST_RUNTIME: &str = include_str!("../runtime/fin_board.rs");
+pub const RUST_RUNTIME: &str = include_str!("../runtime/fin_board.rs");
 
 /// Makes user text safe inside a C `/* */` or Rust `//` comment: no control
 /// characters, only ASCII, and never `*/`, `/*` or `??` (trigraphs).
