@@ -208,3 +208,93 @@ fn crate_output_refuses_foreign_folders() {
     );
     assert_eq!(r.status, 2, "--crate needs --target rust");
 }
+
+/// A Finvara program that prints its input (Finvara §4: a value-3 piece
+/// reads, a value-4 piece prints, each by falling into a hole).
+/// Black's pieces stand where no white piece attacks them (§5.4).
+const ECHO_FIN: &str = "(k):\n(i 3): (1,0)\n(p 4): (1,0)\n(n 0): (0,0)\n\
++--+--+--+--+\n|  |  |nB|kB|\n+--+--+--+--+\n|iW|pW|  |kW|\n+--+--+--+--+\n|##|##|  |  |\n+--+--+--+--+\n\
+Turn 1 W: i b1 -> a1\nTurn 1 B: n c3 -> c3\nTurn 2 W: p b2 -> a2\n";
+
+#[test]
+fn finvara_is_chosen_by_extension_or_by_lang() {
+    let dir = tempfile::tempdir().unwrap();
+    let fin = dir.path().join("echo.fin");
+    std::fs::write(&fin, ECHO_FIN).unwrap();
+    let fin = fin.to_str().unwrap();
+    let r = icp2c(&["run", fin], b"42\n");
+    assert_eq!(
+        (r.status, text(&r.stdout)),
+        (0, "42\n".to_string()),
+        "{}",
+        text(&r.stderr)
+    );
+    // From standard input the extension says nothing: --lang does.
+    let r = icp2c(&["run", "--lang", "fin", "-"], ECHO_FIN.as_bytes());
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let r = icp2c(&["--lang", "fin", "--check", "-"], ECHO_FIN.as_bytes());
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    // Without it, `-` is InfChessPro, which rejects this text.
+    let r = icp2c(&["--check", "-"], ECHO_FIN.as_bytes());
+    assert_eq!(r.status, 2);
+    assert!(
+        text(&r.stderr).contains("InfChessPro"),
+        "{}",
+        text(&r.stderr)
+    );
+    // C, Rust and a crate, like InfChessPro.
+    let c = icp2c(&[fin], b"");
+    assert_eq!(c.status, 0);
+    assert!(text(&c.stdout).contains("int main(void)"));
+    let rust = icp2c(&["--target", "rust", fin], b"");
+    assert_eq!(rust.status, 0);
+    assert!(text(&rust.stdout).contains("fn main()"));
+    let out = dir.path().join("echo-crate");
+    let r = icp2c(
+        &[
+            "--target",
+            "rust",
+            "--crate",
+            "-o",
+            out.to_str().unwrap(),
+            fin,
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    for file in ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"] {
+        assert!(out.join(file).is_file(), "{file} missing");
+    }
+}
+
+#[test]
+fn finvara_errors_exit_2_with_every_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("bad.fin");
+    // Line 2: an unclosed leap; line 6: a square off the board (§6).
+    std::fs::write(
+        &src,
+        "(k):\n(n 0): (0,0\n+--+\n|kW|\n+--+\nTurn 1 W: k z9 -> a1\n",
+    )
+    .unwrap();
+    let out = dir.path().join("bad.c");
+    let r = icp2c(&[src.to_str().unwrap(), "-o", out.to_str().unwrap()], b"");
+    assert_eq!(r.status, 2);
+    assert!(r.stdout.is_empty() && !out.exists());
+    let err = text(&r.stderr);
+    assert!(err.contains("bad.fin:2:"), "{err}");
+    assert!(err.contains("bad.fin:6:"), "all errors at once: {err}");
+    assert!(err.contains("Finvara"), "{err}");
+}
+
+#[test]
+fn finvara_runtime_errors_exit_1_naming_turn_and_colour() {
+    let dir = tempfile::tempdir().unwrap();
+    let fin = dir.path().join("echo.fin");
+    std::fs::write(&fin, ECHO_FIN).unwrap();
+    let r = icp2c(&["run", fin.to_str().unwrap()], b"forty-two\n");
+    assert_eq!(r.status, 1);
+    let err = text(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("turn 1 W"), "{err}");
+}
