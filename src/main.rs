@@ -17,10 +17,14 @@ Examples:
   icp2c --target rust examples/beer.icp -o beer.rs && rustc --edition 2021 -O beer.rs
   icp2c --target rust --crate -o beer-crate examples/beer.icp && cargo run --manifest-path beer-crate/Cargo.toml
   icp2c run examples/multiply.icp <<< '7 9'  interpret directly
+  icp2c run examples/add.fin <<< '40 2'      … a Finvara program, too
+  icp2c --lang fin - < prog.txt > prog.c     Finvara from standard input
   icp2c --check prog.icp                     only check: diagnostics, no output
   cat prog.icp | icp2c - > prog.c            read the program from standard input
 
-Languages, chosen by the file extension: InfChessPro (.icp) and Finvara (.fin).
+Languages, chosen by the file extension (--lang overrides it): InfChessPro
+(.icp, programs of labelled statements on an infinite board) and Finvara
+(.fin, a fairy-chess stack language). Both compile to C, Rust and crates.
 
 Exit status: 0 success; 1 runtime error (run); 2 the program was rejected
 (diagnostics on standard error, nothing written) or a file could not be read
