@@ -178,6 +178,13 @@ fn case(p: &StepPlan<'_>) -> CaseView {
         }
     };
     let all_read = (s.inputs > 0).then(|| format!("icp_n == {}", s.inputs));
+    // §6: at end of input the command is not performed, so a count whose
+    // `*` jump target found nothing prints nothing.
+    if let Some(r) = &all_read {
+        for w in &mut writes {
+            *w = format!("if ({r}) {{ {w} }}");
+        }
+    }
     let test = match (&all_read, &call) {
         (Some(r), Some(c)) => format!("{r} && {c}"),
         (Some(r), None) => r.clone(),

@@ -22,6 +22,9 @@ macro_rules! assert_source_snapshot {
     }};
 }
 
+pub mod batch;
+pub mod progen;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -1,0 +1,267 @@
+//! Running one program three ways (interpreter, generated C, generated
+//! Rust) cheaply enough to do it for hundreds of programs: the interpreter
+//! result is the reference; the C is built per program (cc is fast); the
+//! Rust of many programs is built as ONE executable, each program a module
+//! of it sharing one copy of each runtime, picked by the first argument
+//! (rustc takes 1-2 s per program otherwise).
+
+#![allow(dead_code)] // each test binary uses a different part
+
+use super::{CFLAGS, Ran, run_exe};
+use icp2c::Outcome;
+use icp2c::driver::{self, Language, Program};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A program to compare, with its input.
+#[derive(Clone, Debug)]
+pub struct Prog {
+    /// Shown in failure messages.
+    pub name: String,
+    pub lang: Language,
+    pub source: String,
+    pub input: Vec<u8>,
+}
+
+impl Prog {
+    pub fn file_name(&self) -> String {
+        match self.lang {
+            Language::InfChessPro => format!("{}.icp", self.name),
+            Language::Finvara => format!("{}.fin", self.name),
+        }
+    }
+
+    pub fn checked(&self) -> Program {
+        match driver::check(self.lang, &self.source) {
+            Ok(c) => c.program,
+            Err(e) => panic!(
+                "{} is rejected:\n{}\n--- source\n{}",
+                self.name,
+                icp2c::diagnostic::render(&self.file_name(), &self.source, &e),
+                self.source
+            ),
+        }
+    }
+}
+
+/// The interpreter's run: stdout, exit status and the error line on
+/// stderr, as the CLI prints them. `None` when `max_steps` ran out.
+pub fn interpret(program: &Program, input: &[u8], max_steps: u64) -> Option<Ran> {
+    let mut stdout = Vec::new();
+    let outcome = program.run(&mut &input[..], &mut stdout, Some(max_steps));
+    let stderr = match &outcome {
+        Outcome::RuntimeError(line) => format!("{line}\n").into_bytes(),
+        Outcome::StepLimit(_) => return None,
+        Outcome::Halted => Vec::new(),
+    };
+    Some(Ran {
+        status: outcome.exit_status(),
+        stdout,
+        stderr,
+    })
+}
+
+/// Extra C flags from the environment: `ICP2C_SANITIZE=1` builds with
+/// AddressSanitizer and UndefinedBehaviorSanitizer, any report fatal.
+pub fn c_flags() -> Vec<&'static str> {
+    if std::env::var_os("ICP2C_SANITIZE").is_some_and(|v| v != "0") {
+        vec![
+            "-g",
+            "-fsanitize=address,undefined",
+            "-fno-sanitize-recover=all",
+            "-fno-omit-frame-pointer",
+        ]
+    } else {
+        vec!["-O0"]
+    }
+}
+
+/// Builds the generated C of `program` with the strict flags plus `extra`.
+pub fn build_c(
+    program: &Program,
+    file_name: &str,
+    dir: &Path,
+    stem: &str,
+    extra: &[&str],
+) -> Result<PathBuf, String> {
+    super::build_c(&program.emit_c(file_name), dir, stem, extra)
+}
+
+/// The generated crate's `src/main.rs`, turned into a module of a batch:
+/// `mod icp_rt;` becomes a `use` of the batch's shared runtime module and
+/// `main` becomes public. Returns the module text and the runtime text.
+fn as_module(program: &Program, file_name: &str) -> (String, String) {
+    let files = program.emit_crate(file_name, "batch");
+    let main = files
+        .iter()
+        .find(|f| f.path == "src/main.rs")
+        .expect("a crate has src/main.rs");
+    let rt = files
+        .iter()
+        .find(|f| f.path == "src/icp_rt.rs")
+        .expect("a crate has src/icp_rt.rs");
+    let rt_name = match program {
+        Program::InfChessPro(_) => "rt_icp",
+        Program::Finvara(_) => "rt_fin",
+    };
+    let mut text = String::with_capacity(main.contents.len() + 64);
+    let (mut uses, mut mains) = (0, 0);
+    for line in main.contents.lines() {
+        if line == "mod icp_rt;" {
+            text.push_str(&format!("use super::{rt_name} as icp_rt;\n"));
+            uses += 1;
+        } else if line == "fn main() {" {
+            text.push_str("pub fn main() {\n");
+            mains += 1;
+        } else {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    assert_eq!(
+        (uses, mains),
+        (1, 1),
+        "the generated main.rs changed shape; update tests/support/batch.rs"
+    );
+    (text, rt.contents.clone())
+}
+
+/// Builds the generated Rust of every program as one executable: run it
+/// with the program's index as its only argument. Debug assertions and
+/// overflow checks are on, so arithmetic bugs in the runtime panic.
+pub fn build_rust_batch(
+    programs: &[(&Program, String)],
+    dir: &Path,
+    stem: &str,
+) -> Result<PathBuf, String> {
+    let mut file = String::from("#![allow(warnings)]\n");
+    let mut runtimes: Vec<(&str, String)> = Vec::new();
+    let mut modules = String::new();
+    for (i, (program, file_name)) in programs.iter().enumerate() {
+        let (module, rt) = as_module(program, file_name);
+        let rt_name = match program {
+            Program::InfChessPro(_) => "rt_icp",
+            Program::Finvara(_) => "rt_fin",
+        };
+        match runtimes.iter().find(|(n, _)| *n == rt_name) {
+            Some((_, text)) => assert!(*text == rt, "the runtime differs between programs"),
+            None => runtimes.push((rt_name, rt)),
+        }
+        modules.push_str(&format!("mod p{i} {{\n{module}}}\n"));
+    }
+    for (rt_name, rt) in &runtimes {
+        let path = dir.join(format!("{stem}_{rt_name}.rs"));
+        std::fs::write(&path, rt).unwrap();
+        file.push_str(&format!(
+            "#[path = {:?}]\nmod {rt_name};\n",
+            path.to_str().expect("a UTF-8 temp path")
+        ));
+    }
+    file.push_str(&modules);
+    file.push_str("fn main() {\n    let which: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).expect(\"program number\");\n    match which {\n");
+    for i in 0..programs.len() {
+        file.push_str(&format!("        {i} => p{i}::main(),\n"));
+    }
+    file.push_str("        _ => std::process::exit(99),\n    }\n}\n");
+    let rs = dir.join(format!("{stem}.rs"));
+    let exe = dir.join(format!("{stem}_rs"));
+    std::fs::write(&rs, &file).unwrap();
+    let out = Command::new("rustc")
+        .args([
+            "--edition",
+            "2021",
+            "-C",
+            "opt-level=1",
+            "-C",
+            "debug-assertions=on",
+            "-C",
+            "overflow-checks=on",
+            "-C",
+            "codegen-units=4",
+        ])
+        .arg(&rs)
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .unwrap();
+    if out.status.success() {
+        Ok(exe)
+    } else {
+        Err(format!(
+            "rustc failed on batch {stem}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// The C flags, as a test reports them.
+pub fn strict_c_flags() -> String {
+    CFLAGS.join(" ")
+}
+
+/// Compares one back end's run with the reference; a message when they
+/// differ.
+pub fn compare(prog: &Prog, target: &str, got: &Ran, want: &Ran) -> Option<String> {
+    if got == want {
+        return None;
+    }
+    Some(format!(
+        "{} [{target}] differs from the interpreter: exit {} vs {}\n--- {target} stdout\n{}\n--- run stdout\n{}\n--- {target} stderr\n{}\n--- run stderr\n{}\n--- input\n{:?}\n--- source\n{}",
+        prog.name,
+        got.status,
+        want.status,
+        super::show(&got.stdout),
+        super::show(&want.stdout),
+        super::show(&got.stderr),
+        super::show(&want.stderr),
+        String::from_utf8_lossy(&prog.input),
+        prog.source
+    ))
+}
+
+/// Runs a batch executable's program `index`.
+pub fn run_batch(exe: &Path, index: usize, input: &[u8]) -> Ran {
+    run_exe(exe, &[&index.to_string()], input)
+}
+
+/// Runs every program through the interpreter, its C (strict flags plus
+/// [`c_flags`]) and its Rust (all in one batch): `[run, c, rust]` for
+/// each, in order. A build failure panics.
+pub fn three_ways(progs: &[Prog]) -> Vec<[Ran; 3]> {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let checked: Vec<Program> = progs.iter().map(Prog::checked).collect();
+    let extra = c_flags();
+    let members: Vec<_> = checked
+        .iter()
+        .zip(progs)
+        .map(|(c, p)| (c, p.file_name()))
+        .collect();
+    // Job 0 is the Rust batch, job i + 1 the C of program i.
+    let jobs: Vec<usize> = (0..=progs.len()).collect();
+    let built = super::parallel(&jobs, |&j| {
+        if j == 0 {
+            build_rust_batch(&members, dir, "three_ways")
+        } else {
+            build_c(
+                &checked[j - 1],
+                &progs[j - 1].file_name(),
+                dir,
+                &format!("c{}", j - 1),
+                &extra,
+            )
+        }
+    });
+    let exes: Vec<PathBuf> = built
+        .into_iter()
+        .map(|b| b.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    let indexes: Vec<usize> = (0..progs.len()).collect();
+    super::parallel(&indexes, |&i| {
+        let p = &progs[i];
+        let run = interpret(&checked[i], &p.input, 10_000_000).expect("runs away");
+        let c = run_exe(&exes[i + 1], &[], &p.input);
+        let rust = run_batch(&exes[0], i, &p.input);
+        [run, c, rust]
+    })
+}
