@@ -64,7 +64,7 @@ pub fn interpret(program: &Program, input: &[u8], max_steps: u64) -> Option<Ran>
 /// Extra C flags from the environment: `ICP2C_SANITIZE=1` builds with
 /// AddressSanitizer and UndefinedBehaviorSanitizer, any report fatal.
 pub fn c_flags() -> Vec<&'static str> {
-    if std::env::var_os("ICP2C_SANITIZE").is_some_and(|v| v != "0") {
+    if sanitizing() {
         vec![
             "-g",
             "-fsanitize=address,undefined",
@@ -74,6 +74,11 @@ pub fn c_flags() -> Vec<&'static str> {
     } else {
         vec!["-O0"]
     }
+}
+
+/// Whether `ICP2C_SANITIZE` asks for sanitized C builds.
+pub fn sanitizing() -> bool {
+    std::env::var_os("ICP2C_SANITIZE").is_some_and(|v| v != "0")
 }
 
 /// Builds the generated C of `program` with the strict flags plus `extra`.
