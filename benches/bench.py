@@ -9,7 +9,8 @@
 Needs only python3 (standard library), cc, cargo and rustc.
 
 What it does:
-  1. `cargo build --release` (the interpreter is `target/release/icp2c run`).
+  1. `cargo build --release` (the interpreter is `target/release/icp2c run`,
+     or `$CARGO_TARGET_DIR/release/icp2c` when that variable is set).
   2. In a temporary folder, for each workload of benches/workloads/: writes its
      input (generated deterministically, seeded), compiles it to C
      (`cc -std=c99 -O2`) and to Rust (`rustc --edition 2021 -O`), then runs the
@@ -45,7 +46,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKLOADS_DIR = ROOT / "benches" / "workloads"
-ICP2C = ROOT / "target" / "release" / "icp2c"
+# cargo puts the build under $CARGO_TARGET_DIR when it is set, else target/.
+ICP2C = Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target") / "release" / "icp2c"
 CC = os.environ.get("CC", "cc")
 RUSTC = os.environ.get("RUSTC", "rustc")
 CFLAGS = ["-std=c99", "-O2"]

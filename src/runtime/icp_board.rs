@@ -15,18 +15,23 @@
 //! - per name: a doubly linked list of live pieces, newest at the head, and a
 //!   live count;
 //! - per colour: the live kings; per colour and kind: a live count;
-//! - four lazily built line indices (rows, columns, diagonals, anti-diagonals)
-//!   answering "first piece along a ray" beyond the first `PROBE` squares.
+//! - four lazily built line indices (rows, columns, diagonals, anti-diagonals),
+//!   each a hash map line key -> the positions on that line ([`Line`]):
+//!   "first piece along a ray" in O(1) for an empty line and O(log k) for k
+//!   pieces on the line, never proportional to the distance. Until a kind is
+//!   built, rays probe their first `PROBE` squares directly.
 //!
-//! Two refinements of the design, with the same results and no worse costs:
+//! Refinements of the design, with the same results and no worse costs:
 //! - per colour, the live sliders (rooks, bishops, queens) are listed too;
 //!   while the enemy has at most `SLIDER_SCAN` of them, the check test asks
 //!   only the rays that point at one of them (`Board::slider_rays`);
-//! - a line index entry is one `u128` (key, position) instead of an
-//!   `(i128, i64)` pair: diagonal keys are kept modulo 2^64, which is exact
-//!   for every in-range ray (see `line_key`). Half the size, one compare.
+//! - diagonal keys are kept modulo 2^64, which is exact for every in-range
+//!   ray (see `line_key`);
+//! - a move stores the mover at the end of the target's probe run found by
+//!   the legality test, so the occupancy table is probed once for the target.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::{BufRead, ErrorKind, Write};
 
 /// An interned piece name: the compiler numbers the names of a program
@@ -252,6 +257,34 @@ impl SquareTable {
         }
     }
 
+    /// The slot on (row, col), if any, and the index where the probe
+    /// stopped: the square's entry, or the first empty entry of its probe
+    /// run (where [`SquareTable::put_at`] may store it). O(1) expected.
+    #[inline]
+    fn find(&self, row: i64, col: i64) -> (Option<u32>, usize) {
+        let mask = self.mask();
+        let mut i = self.home(row, col);
+        loop {
+            match self.entries.get(i) {
+                Some(e) if e.slot == NIL => return (None, i),
+                Some(e) if e.row == row && e.col == col => return (Some(e.slot), i),
+                Some(_) => i = (i + 1) & mask,
+                None => return (None, usize::MAX),
+            }
+        }
+    }
+
+    /// Stores (row, col) -> slot in entry `i`, which must be the first
+    /// empty entry of the square's probe run (from [`SquareTable::find`],
+    /// with no change to the table since). No probing.
+    #[inline]
+    fn put_at(&mut self, i: usize, row: i64, col: i64, slot: u32) {
+        if let Some(e) = self.entries.get_mut(i) {
+            *e = Entry { row, col, slot };
+            self.len += 1;
+        }
+    }
+
     /// Makes room for one more entry. Fails only when memory is exhausted.
     fn reserve_one(&mut self) -> Result<(), Fault> {
         if self.len.saturating_add(1).saturating_mul(2) <= self.entries.len() {
@@ -393,24 +426,162 @@ fn line_key(line: usize, row: i64, col: i64) -> (u64, i64) {
     }
 }
 
-/// A line index entry: the key in the high 64 bits, the position (order
-/// kept by flipping its sign bit) in the low 64 bits.
-#[inline]
-fn pack(key: u64, pos: i64) -> u128 {
-    (u128::from(key) << 64) | u128::from((pos as u64) ^ (1 << 63))
+/// The multiply-shift hasher of line keys (deterministic, no random seed).
+#[derive(Clone, Copy, Debug, Default)]
+struct LineHasher(u64);
+
+impl Hasher for LineHasher {
+    #[inline]
+    fn finish(&self) -> u64 {
+        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 32)
+    }
+
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    #[inline]
+    fn write_u64(&mut self, x: u64) {
+        self.0 = x;
+    }
 }
 
-/// The position of a packed line index entry.
-#[inline]
-fn unpack_pos(entry: u128) -> i64 {
-    ((entry as u64) ^ (1 << 63)) as i64
+/// Up to this many pieces, a line keeps its positions in a sorted vector
+/// (binary search; an insertion or removal moves at most this many words);
+/// beyond, in an ordered set. A set shrinking to half of it goes back.
+const FEW: usize = 32;
+
+/// The positions of the pieces on one line, ascending: most lines hold one
+/// piece, kept inline; a few go to a sorted vector, many to an ordered set.
+/// O(log k) per operation for k pieces (amortised: the vector's bounded
+/// shifts and the conversions are O(FEW)).
+#[derive(Clone, Debug)]
+enum Line {
+    One(i64),
+    Few(Vec<i64>),
+    Many(BTreeSet<i64>),
 }
 
-/// The line index entry of a square.
-#[inline]
-fn line_entry(line: usize, row: i64, col: i64) -> u128 {
-    let (key, pos) = line_key(line, row, col);
-    pack(key, pos)
+/// The index of one line kind: line key -> the positions on that line. A
+/// line without pieces has no entry, so a query about it is one hash
+/// look-up; one with k pieces answers in O(log k), whatever the number of
+/// pieces elsewhere and whatever the distance.
+#[derive(Clone, Debug, Default)]
+struct LineIndex {
+    lines: HashMap<u64, Line, BuildHasherDefault<LineHasher>>,
+}
+
+impl LineIndex {
+    /// Adds position `pos` (absent) to line `key`. O(log k).
+    fn insert(&mut self, key: u64, pos: i64) {
+        let line = match self.lines.get_mut(&key) {
+            None => {
+                self.lines.insert(key, Line::One(pos));
+                return;
+            }
+            Some(line) => line,
+        };
+        match line {
+            Line::One(p) => {
+                let (a, b) = if *p < pos { (*p, pos) } else { (pos, *p) };
+                *line = Line::Few(vec![a, b]);
+            }
+            Line::Few(v) if v.len() < FEW => {
+                let i = v.partition_point(|&x| x < pos);
+                v.insert(i, pos);
+            }
+            Line::Few(v) => {
+                let mut set: BTreeSet<i64> = v.iter().copied().collect();
+                set.insert(pos);
+                *line = Line::Many(set);
+            }
+            Line::Many(set) => {
+                set.insert(pos);
+            }
+        }
+    }
+
+    /// Removes position `pos` from line `key`; an emptied line loses its
+    /// entry. O(log k).
+    fn remove(&mut self, key: u64, pos: i64) {
+        let line = match self.lines.get_mut(&key) {
+            None => return,
+            Some(line) => line,
+        };
+        let shrunk = match line {
+            Line::One(p) => {
+                if *p == pos {
+                    self.lines.remove(&key);
+                }
+                return;
+            }
+            Line::Few(v) => {
+                if let Ok(i) = v.binary_search(&pos) {
+                    v.remove(i);
+                }
+                match v.as_slice() {
+                    [only] => Some(Line::One(*only)),
+                    _ => None,
+                }
+            }
+            Line::Many(set) => {
+                set.remove(&pos);
+                (set.len() <= FEW / 2).then(|| Line::Few(set.iter().copied().collect()))
+            }
+        };
+        if let Some(smaller) = shrunk {
+            *line = smaller;
+        }
+    }
+
+    /// Moves position `from` of line `key` to `to`, when no position of the
+    /// line lies between them (a legal step or slide along the line): the
+    /// order is unchanged. O(log k), in place unless the line is large.
+    fn shift(&mut self, key: u64, from: i64, to: i64) {
+        match self.lines.get_mut(&key) {
+            Some(Line::One(p)) => *p = to,
+            Some(Line::Few(v)) => {
+                if let Some(x) = v.binary_search(&from).ok().and_then(|i| v.get_mut(i)) {
+                    *x = to;
+                }
+            }
+            Some(Line::Many(set)) => {
+                set.remove(&from);
+                set.insert(to);
+            }
+            None => {}
+        }
+    }
+
+    /// The nearest position of line `key` strictly beyond `pos`, towards
+    /// larger positions if `up`, else smaller. O(1) or O(log k).
+    #[inline]
+    fn next(&self, key: u64, pos: i64, up: bool) -> Option<i64> {
+        match self.lines.get(&key)? {
+            Line::One(p) => (if up { *p > pos } else { *p < pos }).then_some(*p),
+            Line::Few(v) => {
+                if up {
+                    v.get(v.partition_point(|&x| x <= pos)).copied()
+                } else {
+                    let i = v.partition_point(|&x| x < pos);
+                    i.checked_sub(1).and_then(|j| v.get(j)).copied()
+                }
+            }
+            Line::Many(set) => {
+                if up {
+                    set.range((std::ops::Bound::Excluded(pos), std::ops::Bound::Unbounded))
+                        .next()
+                        .copied()
+                } else {
+                    set.range(..pos).next_back().copied()
+                }
+            }
+        }
+    }
 }
 
 /// How many steps from coordinate `x` in direction `d` stay inside i64.
@@ -518,7 +689,7 @@ pub struct Board {
     counts: [[u64; 6]; 2],
     /// Line indices (rows, cols, diagonals, anti-diagonals), `None` until
     /// first needed.
-    lines: [Option<BTreeSet<u128>>; 4],
+    lines: [Option<LineIndex>; 4],
     any_line: bool,
 }
 
@@ -756,7 +927,7 @@ impl Board {
             return false;
         }
         // Rule 2: t empty or holding the other colour.
-        let captured = self.squares.get(tr, tc);
+        let (captured, free_at) = self.squares.find(tr, tc);
         if let Some(v) = captured {
             match self.pieces.get(v as usize) {
                 Some(q) if q.colour != p.colour => {}
@@ -796,7 +967,7 @@ impl Board {
         if !self.kings[p.colour.index()].is_empty() && self.own_king_attacked(p.colour, &ov) {
             return false;
         }
-        self.perform(slot, &ov, captured);
+        self.perform(slot, &ov, captured, free_at);
         true
     }
 
@@ -823,8 +994,11 @@ impl Board {
 
     /// The slot of the first piece the overlay shows along the ray from
     /// `from` = (row, col) in direction `dir` = (dr, dc), within `limit`
-    /// steps and the i64 edge. The first PROBE squares are probed in the hash table, the rest
-    /// is asked of the line index (built on first need).
+    /// steps and the i64 edge. Until the line index of the ray's kind is
+    /// built, the first PROBE squares are probed in the hash table and only
+    /// a ray reaching further builds it; once built, the index alone
+    /// answers: O(1) for a line without pieces, O(log k) for k pieces on
+    /// the line, whatever the distance.
     #[inline]
     fn first_on_ray(
         &mut self,
@@ -835,25 +1009,29 @@ impl Board {
     ) -> Option<u32> {
         let ((row, col), (dr, dc)) = (from, dir);
         let limit = limit.min(edge_steps(row, dr)).min(edge_steps(col, dc));
-        let (mut r, mut c) = (row, col);
-        for _ in 0..limit.min(PROBE) {
-            // In range: at most `limit` steps, bounded by the edge.
-            r = r.wrapping_add(dr);
-            c = c.wrapping_add(dc);
-            if let Some(slot) = self.at(r, c, ov) {
-                return Some(slot);
+        let line = line_of(dr, dc);
+        if matches!(self.lines.get(line), Some(None)) {
+            let (mut r, mut c) = (row, col);
+            for _ in 0..limit.min(PROBE) {
+                // In range: at most `limit` steps, bounded by the edge.
+                r = r.wrapping_add(dr);
+                c = c.wrapping_add(dc);
+                if let Some(slot) = self.at(r, c, ov) {
+                    return Some(slot);
+                }
             }
+            if limit <= PROBE {
+                return None;
+            }
+            self.ensure_line(line);
         }
-        if limit <= PROBE {
-            return None;
-        }
-        self.far_on_ray(from, dir, limit, ov)
+        self.indexed_on_ray(from, dir, limit, ov)
     }
 
-    /// `first_on_ray` beyond the probed squares: steps PROBE+1 ..= limit
-    /// (limit already within the edge), from the line index.
-    fn far_on_ray(
-        &mut self,
+    /// `first_on_ray` from the (built) line index: steps 1 ..= limit
+    /// (limit already within the edge).
+    fn indexed_on_ray(
+        &self,
         from: (i64, i64),
         dir: (i64, i64),
         limit: u64,
@@ -861,49 +1039,34 @@ impl Board {
     ) -> Option<u32> {
         let ((row, col), (dr, dc)) = (from, dir);
         let line = line_of(dr, dc);
-        self.ensure_line(line);
-        let set = self.lines.get(line)?.as_ref()?;
+        let index = self.lines.get(line)?.as_ref()?;
         let (key, p0) = line_key(line, row, col);
-        let sign: i128 = if line == ROWS { dc as i128 } else { dr as i128 };
-        let near = i64::try_from(p0 as i128 + sign * (PROBE as i128 + 1)).ok()?;
-        let far = i64::try_from(p0 as i128 + sign * limit as i128).ok()?;
+        let up = if line == ROWS { dc > 0 } else { dr > 0 };
+        let mut found = index.next(key, p0, up);
+        // The vacated square does not count: look past it.
         let (skey, spos) = line_key(line, ov.sr, ov.sc);
-        let skip = if skey == key { Some(spos) } else { None };
-        // BTreeSet::range panics on a reversed range: rule it out first.
-        let (lo, hi) = if sign > 0 { (near, far) } else { (far, near) };
-        if lo > hi {
-            return None;
+        if skey == key && found == Some(spos) {
+            found = index.next(key, spos, up);
         }
-        // One-sided ranges (one descent instead of two), cut at `far` here.
-        let found = if sign > 0 {
-            let end = pack(key, far);
-            set.range(pack(key, near)..)
-                .take_while(|&&e| e <= end)
-                .map(|&e| unpack_pos(e))
-                .find(|&pos| Some(pos) != skip)
-        } else {
-            let end = pack(key, far);
-            set.range(..=pack(key, near))
-                .rev()
-                .take_while(|&&e| e >= end)
-                .map(|&e| unpack_pos(e))
-                .find(|&pos| Some(pos) != skip)
+        let steps_to = |pos: i64| -> u64 {
+            if up {
+                pos.abs_diff(p0)
+            } else {
+                p0.abs_diff(pos)
+            }
         };
-        let mut best: Option<u128> = found.map(|pos| ((pos as i128 - p0 as i128) * sign) as u128);
-        // The mover's target square, which the index may not hold yet.
+        let mut best = found.map(steps_to);
+        // The mover's target square, which the index does not hold yet.
         let (tkey, tpos) = line_key(line, ov.tr, ov.tc);
-        if tkey == key {
-            let steps = (tpos as i128 - p0 as i128) * sign;
-            if steps > PROBE as i128
-                && steps <= limit as i128
-                && best.is_none_or(|b| b > steps as u128)
-            {
-                best = Some(steps as u128);
+        if tkey == key && (if up { tpos > p0 } else { tpos < p0 }) {
+            let steps = steps_to(tpos);
+            if best.is_none_or(|b| b > steps) {
+                best = Some(steps);
             }
         }
-        let steps = best? as i128;
-        let r = i64::try_from(row as i128 + dr as i128 * steps).ok()?;
-        let c = i64::try_from(col as i128 + dc as i128 * steps).ok()?;
+        let steps = best.filter(|&s| s <= limit)?;
+        let r = i64::try_from(row as i128 + dr as i128 * steps as i128).ok()?;
+        let c = i64::try_from(col as i128 + dc as i128 * steps as i128).ok()?;
         self.at(r, c, ov)
     }
 
@@ -913,30 +1076,50 @@ impl Board {
         if !absent {
             return;
         }
-        let set: BTreeSet<u128> = self
-            .pieces
-            .iter()
-            .filter(|p| p.live)
-            .map(|p| line_entry(line, p.row, p.col))
-            .collect();
+        let mut index = LineIndex::default();
+        for p in self.pieces.iter().filter(|p| p.live) {
+            let (key, pos) = line_key(line, p.row, p.col);
+            index.insert(key, pos);
+        }
         if let Some(entry) = self.lines.get_mut(line) {
-            *entry = Some(set);
+            *entry = Some(index);
         }
         self.any_line = true;
     }
 
     fn index_insert(&mut self, row: i64, col: i64) {
-        for (line, set) in self.lines.iter_mut().enumerate() {
-            if let Some(set) = set {
-                set.insert(line_entry(line, row, col));
+        for (line, index) in self.lines.iter_mut().enumerate() {
+            if let Some(index) = index {
+                let (key, pos) = line_key(line, row, col);
+                index.insert(key, pos);
             }
         }
     }
 
     fn index_remove(&mut self, row: i64, col: i64) {
-        for (line, set) in self.lines.iter_mut().enumerate() {
-            if let Some(set) = set {
-                set.remove(&line_entry(line, row, col));
+        for (line, index) in self.lines.iter_mut().enumerate() {
+            if let Some(index) = index {
+                let (key, pos) = line_key(line, row, col);
+                index.remove(key, pos);
+            }
+        }
+    }
+
+    /// A move from s to t that captures nothing, in every built index. On
+    /// the line through s and t (`along`; none for a knight) no piece lies
+    /// between them, so the mover keeps its rank there and only its
+    /// position changes.
+    fn index_move(&mut self, ov: &Overlay, along: Option<usize>) {
+        for (line, index) in self.lines.iter_mut().enumerate() {
+            if let Some(index) = index {
+                let (skey, spos) = line_key(line, ov.sr, ov.sc);
+                let (tkey, tpos) = line_key(line, ov.tr, ov.tc);
+                if along == Some(line) {
+                    index.shift(skey, spos, tpos);
+                } else {
+                    index.remove(skey, spos);
+                    index.insert(tkey, tpos);
+                }
             }
         }
     }
@@ -1088,7 +1271,7 @@ impl Board {
     /// Carries out a legal move: the captured piece (if any) leaves every
     /// table, the mover goes from s to t.
     #[inline]
-    fn perform(&mut self, mover: u32, ov: &Overlay, captured: Option<u32>) {
+    fn perform(&mut self, mover: u32, ov: &Overlay, captured: Option<u32>, free_at: usize) {
         match captured {
             Some(victim) => {
                 self.squares.set(ov.tr, ov.tc, mover);
@@ -1100,11 +1283,23 @@ impl Board {
                 }
             }
             None => {
+                // Target first (entry `free_at` is the end of its probe
+                // run, found by the legality test; the table is at most
+                // half full, so both entries fit at once), then the source.
+                self.squares.put_at(free_at, ov.tr, ov.tc, mover);
                 self.squares.remove(ov.sr, ov.sc);
-                self.squares.insert_new(ov.tr, ov.tc, mover);
                 if self.any_line {
-                    self.index_remove(ov.sr, ov.sc);
-                    self.index_insert(ov.tr, ov.tc);
+                    let knight = self
+                        .pieces
+                        .get(mover as usize)
+                        .is_some_and(|p| p.kind == Kind::Knight);
+                    let along = (!knight).then(|| {
+                        line_of(
+                            (ov.tr as i128 - ov.sr as i128).signum() as i64,
+                            (ov.tc as i128 - ov.sc as i128).signum() as i64,
+                        )
+                    });
+                    self.index_move(ov, along);
                 }
             }
         }
@@ -1366,13 +1561,33 @@ mod tests {
                 }
             }
         }
-        for (line, set) in b.lines.iter().enumerate() {
-            if let Some(set) = set {
-                let want: BTreeSet<u128> = live
+        for (line, index) in b.lines.iter().enumerate() {
+            if let Some(index) = index {
+                let mut want: std::collections::BTreeMap<u64, BTreeSet<i64>> = Default::default();
+                for p in &live {
+                    let (key, pos) = line_key(line, p.row, p.col);
+                    want.entry(key).or_default().insert(pos);
+                }
+                let got: std::collections::BTreeMap<u64, BTreeSet<i64>> = index
+                    .lines
                     .iter()
-                    .map(|p| line_entry(line, p.row, p.col))
+                    .map(|(&k, l)| {
+                        let set = match l {
+                            Line::One(p) => [*p].into_iter().collect(),
+                            Line::Few(v) => {
+                                assert!(v.len() >= 2 && v.len() <= FEW, "few: {}", v.len());
+                                assert!(v.windows(2).all(|w| w[0] < w[1]), "sorted");
+                                v.iter().copied().collect()
+                            }
+                            Line::Many(set) => {
+                                assert!(set.len() > FEW / 2, "many: {}", set.len());
+                                set.clone()
+                            }
+                        };
+                        (k, set)
+                    })
                     .collect();
-                assert_eq!(set, &want, "line index {} out of date", line);
+                assert_eq!(got, want, "line index {} out of date", line);
             }
         }
     }

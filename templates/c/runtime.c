@@ -9,17 +9,21 @@
  * Data structures and costs (runtime-design.md, "Data structures and costs"):
  * - occupancy: open-addressing hash table square -> piece slot, power-of-two
  *   size, at most half full, linear probing, backward-shift deletion, fixed
- *   multiply/xor-shift hash (no random seed). O(1) expected per operation.
+ *   multiply/xor hash (no random seed). O(1) expected per operation. Each
+ *   piece keeps its entry index, so a move probes only for its target.
  * - pieces: a slot table; captured slots are reused through a free list, so
  *   placing and capturing forever uses bounded memory.
  * - per name: doubly linked list of live pieces, newest first, and a count:
  *   O(1) newest, O(1) unlink on capture, O(1) count (§4.3, §4.7).
- * - per colour: the live kings (swap-remove); per colour and kind: a count,
- *   used to skip whole attack tests (§7 rule 4).
+ * - per colour: the live kings and the live sliders (swap-remove); per
+ *   colour and kind: a count, used to skip whole attack tests and to aim
+ *   the check test's rays at the enemy sliders (§7 rule 4).
  * - four line indices (rows, columns, diagonals r-c, anti-diagonals r+c),
- *   each a treap of (exact 65-bit key, position), built lazily by the first
- *   ray query of its kind that reaches beyond ICP_PROBE squares, then kept
- *   up to date by every place / move / capture. O(log n) per query/update.
+ *   each a hash table line key -> treap of the positions on that line,
+ *   built lazily by the first ray query of its kind that reaches beyond
+ *   ICP_PROBE squares, then kept up to date by every place / move /
+ *   capture. O(1) for an empty line, O(log k) for k pieces on the line, per
+ *   query and update, never proportional to a distance.
  *
  * All coordinate arithmetic is done on uint64_t (differences, steps, edge
  * distances), so no i64 value can cause signed overflow.
@@ -41,6 +45,15 @@
 /* Squares probed directly in the hash table along a ray before the line
  * index is used (runtime-design.md: PROBE = 8). */
 #define ICP_PROBE 8u
+/* The API functions the generated code calls are kept out of line under
+ * GCC and Clang: a large program calls them from thousands of places, and
+ * inlining them everywhere makes `cc -O2` several times slower for no
+ * measurable gain (their bodies are loops and calls). Plain C99 elsewhere. */
+#if defined(__GNUC__)
+#define ICP_API __attribute__((noinline)) static
+#else
+#define ICP_API static
+#endif
 /* The section sign, as UTF-8 bytes, for the error causes. */
 #define ICP_SECT "\302\247"
 
@@ -128,7 +141,8 @@ typedef struct icp_piece {
     int64_t row, col;
     uint32_t name;
     uint32_t prev, next; /* name list (newest first); next: free list */
-    uint32_t king_at;    /* index in icp_kings[colour] when a king */
+    uint32_t roster_at;  /* index in icp_kings or icp_sliders[colour] */
+    uint32_t at;         /* index of its entry in the occupancy table */
     unsigned char colour, kind, live;
 } icp_piece;
 
@@ -141,9 +155,16 @@ static uint32_t *icp_name_head;
 static uint64_t *icp_name_count;
 static uint32_t icp_names;
 
-/* Per colour: live kings; per colour and kind: live count (§7 rule 4). */
+/* Per colour: live kings, live sliders (rooks, bishops, queens); per
+ * colour and kind: live count (§7 rule 4). Rosters lose a captured piece
+ * by swap-remove, O(1). */
 static uint32_t *icp_kings[2];
 static uint32_t icp_kings_len[2], icp_kings_cap[2];
+static uint32_t *icp_sliders[2];
+static uint32_t icp_sliders_len[2], icp_sliders_cap[2];
+/* Up to this many enemy sliders, the check test asks only the rays that
+ * point from the king at one of them (runtime-design.md). */
+#define ICP_SLIDER_SCAN 8u
 static uint64_t icp_kind_count[2][6];
 
 /* A slot for a new piece: a reused one from the free list, else a new one
@@ -181,13 +202,14 @@ static icp_entry *icp_tab;
 static size_t icp_tab_cap, icp_tab_mask, icp_tab_used;
 static unsigned icp_tab_shift; /* 64 - log2(icp_tab_cap) */
 
-/* The deterministic hash of a square (runtime-design.md: multiply/xor-shift
- * mix, the same as the Rust runtime); the table uses the top bits. */
+/* The deterministic hash of a square (runtime-design.md: row and col each
+ * multiplied by an odd constant, the products xored; the same as the Rust
+ * runtime). The table uses the top bits (Fibonacci hashing), which depend
+ * on every bit of both coordinates; the two products run in parallel. */
 static uint64_t icp_hash(int64_t row, int64_t col)
 {
-    uint64_t h = ((uint64_t)row * UINT64_C(0x9E3779B97F4A7C15)) ^ (uint64_t)col;
-    h ^= h >> 29;
-    return h * UINT64_C(0xD6E8FEB86659FD93);
+    return ((uint64_t)row * UINT64_C(0x9E3779B97F4A7C15)) ^
+           ((uint64_t)col * UINT64_C(0xD6E8FEB86659FD93));
 }
 
 static size_t icp_home(int64_t row, int64_t col)
@@ -218,18 +240,41 @@ static uint32_t icp_get(int64_t row, int64_t col)
     }
 }
 
-/* Inserts a square known to be absent; the table has room. */
-static void icp_tab_put(int64_t row, int64_t col, uint32_t slot)
+/* The slot on (row, col) or ICP_NIL, and in *end the index where the
+ * probe stopped: the square's entry, or the first empty entry of its probe
+ * run (where it would be inserted). O(1) expected. */
+static uint32_t icp_find(int64_t row, int64_t col, size_t *end)
 {
-    uint64_t h = icp_hash(row, col);
-    size_t i = (size_t)(h >> icp_tab_shift) & icp_tab_mask;
-    while (icp_tab[i].slot != ICP_NIL)
+    size_t i = icp_home(row, col);
+    for (;;) {
+        const icp_entry *e = &icp_tab[i];
+        if (e->slot == ICP_NIL || (e->row == row && e->col == col)) {
+            *end = i;
+            return e->slot;
+        }
         i = (i + 1) & icp_tab_mask;
+    }
+}
+
+/* Stores (row, col) -> slot in entry i, which must be the first empty entry
+ * of the square's probe run; records i in the piece. */
+static void icp_tab_put_at(size_t i, int64_t row, int64_t col, uint32_t slot)
+{
     icp_tab[i].row = row;
     icp_tab[i].col = col;
     icp_tab[i].slot = slot;
-    icp_tab[i].hash = (uint32_t)(h >> 32);
+    icp_tab[i].hash = (uint32_t)(icp_hash(row, col) >> 32);
+    icp_pieces[slot].at = (uint32_t)i;
     icp_tab_used++;
+}
+
+/* Inserts a square known to be absent; the table has room. */
+static void icp_tab_put(int64_t row, int64_t col, uint32_t slot)
+{
+    size_t i = icp_home(row, col);
+    while (icp_tab[i].slot != ICP_NIL)
+        i = (i + 1) & icp_tab_mask;
+    icp_tab_put_at(i, row, col, slot);
 }
 
 /* Allocates an empty table of cap (a power of two, >= 16) entries. */
@@ -247,14 +292,17 @@ static void icp_tab_alloc(size_t cap)
 }
 
 /* Makes room for one more entry, keeping the table at most half full:
- * doubles and rehashes (amortised O(1)). It never shrinks. */
-static void icp_tab_reserve(void)
+ * doubles and rehashes (amortised O(1)); returns 1 if it did. It never
+ * shrinks. At most 2^32 entries (a piece keeps its entry index in 32
+ * bits), so at most 2^31 live pieces. */
+static int icp_tab_reserve(void)
 {
     icp_entry *old;
     size_t cap, i;
     if ((icp_tab_used + 1) <= icp_tab_cap / 2)
-        return;
-    if (icp_tab_cap > SIZE_MAX / 2 / sizeof *icp_tab)
+        return 0;
+    if (icp_tab_cap > SIZE_MAX / 2 / sizeof *icp_tab ||
+        (uint64_t)icp_tab_cap >= UINT64_C(0x100000000))
         icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
     old = icp_tab;
     cap = icp_tab_cap;
@@ -269,38 +317,21 @@ static void icp_tab_reserve(void)
         if (old[i].slot != ICP_NIL)
             icp_tab_put(old[i].row, old[i].col, old[i].slot);
     free(old);
+    return 1;
 }
 
-/* Changes the slot stored for an occupied square (a capture). */
-static void icp_tab_set(int64_t row, int64_t col, uint32_t slot)
+/* Empties entry hole (a piece's `at`, so no probe is needed) by
+ * backward-shift deletion: later entries of the probe run move back into
+ * the hole when the hole lies on their own probe run; their pieces' `at`
+ * follow. O(1) expected. */
+static void icp_tab_remove_at(size_t hole)
 {
-    size_t i = icp_home(row, col);
-    while (icp_tab[i].slot != ICP_NIL) {
-        if (icp_tab[i].row == row && icp_tab[i].col == col) {
-            icp_tab[i].slot = slot;
-            return;
-        }
-        i = (i + 1) & icp_tab_mask;
-    }
-}
-
-/* Empties (row, col) by backward-shift deletion: later entries of the probe
- * run move back into the hole when the hole lies on their own probe run. */
-static void icp_tab_remove(int64_t row, int64_t col)
-{
-    size_t hole = icp_home(row, col), j;
-    for (;;) {
-        if (icp_tab[hole].slot == ICP_NIL)
-            return;
-        if (icp_tab[hole].row == row && icp_tab[hole].col == col)
-            break;
-        hole = (hole + 1) & icp_tab_mask;
-    }
-    j = (hole + 1) & icp_tab_mask;
+    size_t j = (hole + 1) & icp_tab_mask;
     while (icp_tab[j].slot != ICP_NIL) {
         size_t home = icp_entry_home(&icp_tab[j]);
         if (((j - home) & icp_tab_mask) >= ((j - hole) & icp_tab_mask)) {
             icp_tab[hole] = icp_tab[j];
+            icp_pieces[icp_tab[hole].slot].at = (uint32_t)hole;
             hole = j;
         }
         j = (j + 1) & icp_tab_mask;
@@ -313,156 +344,208 @@ static void icp_tab_remove(int64_t row, int64_t col)
 
 /* Line kinds: 0 rows (key row, position col), 1 columns (key col, position
  * row), 2 diagonals (key row-col, position row), 3 anti-diagonals (key
- * row+col, position row). A key is an exact 65-bit signed value hi*2^64+lo
- * with hi in {-1, 0}; (hi signed, lo unsigned) compare in value order. */
+ * row+col, position row).
+ *
+ * Diagonal keys need 65 bits; they are kept modulo 2^64. Two diagonals d
+ * and d - 2^64 then share a key, but their rows are disjoint ranges and
+ * every ray stops at the i64 edge, so a query over an in-range ray only
+ * ever meets squares of its own diagonal (anything of the twin lies beyond
+ * the ray's limit and is ignored). The same as the Rust runtime.
+ *
+ * Each kind, once built, is a hash table (open addressing, linear probing,
+ * backward-shift deletion, at most half full) from line key to the root of
+ * a treap of the positions of the pieces on that line. A line with no piece
+ * has no entry, so a query about an empty line costs one hash probe, and a
+ * query about a line with k pieces costs O(log k) expected, whatever the
+ * number of pieces elsewhere and whatever the distance. */
 typedef struct icp_node {
-    uint64_t lo;
     int64_t pos;
     uint32_t left, right; /* left: free list when unused */
     uint32_t prio;
-    int32_t hi;
 } icp_node;
+
+typedef struct icp_line {
+    uint64_t key;
+    uint32_t root; /* ICP_NIL: empty entry */
+} icp_line;
 
 static icp_node *icp_nodes;
 static uint32_t icp_nodes_len, icp_nodes_cap;
 static uint32_t icp_free_node = ICP_NIL;
-static uint32_t icp_root[4];
+static icp_line *icp_lines[4];
+static size_t icp_lines_mask[4], icp_lines_used[4];
+static unsigned icp_lines_shift[4];
 static int icp_built[4];
 static int icp_any_built;
 static uint32_t icp_prio_state = 2463534242u;
 
 /* The (key, position) of square (r, c) in line kind l. */
-static void icp_line_key(int l, int64_t r, int64_t c, int32_t *hi,
-                         uint64_t *lo, int64_t *pos)
+static uint64_t icp_line_key(int l, int64_t r, int64_t c, int64_t *pos)
 {
     switch (l) {
     case 0:
-        *hi = r < 0 ? -1 : 0;
-        *lo = (uint64_t)r;
         *pos = c;
-        break;
+        return (uint64_t)r;
     case 1:
-        *hi = c < 0 ? -1 : 0;
-        *lo = (uint64_t)c;
         *pos = r;
-        break;
-    case 2: /* r - c in (-2^64, 2^64) */
-        *hi = r < c ? -1 : 0;
-        *lo = (uint64_t)r - (uint64_t)c;
+        return (uint64_t)c;
+    case 2:
         *pos = r;
-        break;
-    default: /* r + c in [-2^64, 2^64 - 2]; mixed signs cannot overflow */
-        if (r < 0 && c < 0)
-            *hi = -1;
-        else if (r >= 0 && c >= 0)
-            *hi = 0;
-        else
-            *hi = r + c < 0 ? -1 : 0;
-        *lo = (uint64_t)r + (uint64_t)c;
+        return (uint64_t)r - (uint64_t)c;
+    default:
         *pos = r;
-        break;
+        return (uint64_t)r + (uint64_t)c;
     }
 }
 
-/* Compares key (hi, lo, pos) with node n: <0, 0, >0. */
-static int icp_key_cmp(int32_t hi, uint64_t lo, int64_t pos, uint32_t n)
+/* The home entry of a line key in table l (Fibonacci hashing). */
+static size_t icp_line_home(int l, uint64_t key)
 {
-    const icp_node *b = &icp_nodes[n];
-    if (hi != b->hi)
-        return hi < b->hi ? -1 : 1;
-    if (lo != b->lo)
-        return lo < b->lo ? -1 : 1;
-    if (pos != b->pos)
-        return pos < b->pos ? -1 : 1;
-    return 0;
+    return (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> icp_lines_shift[l]) &
+           icp_lines_mask[l];
 }
 
-/* Splits treap t into the nodes below and above key (key not in t). */
-static void icp_split(uint32_t t, int32_t hi, uint64_t lo, int64_t pos,
-                      uint32_t *l, uint32_t *r)
+/* The entry of line key in table l, or the first empty entry of its probe
+ * run. O(1) expected. */
+static size_t icp_line_find(int l, uint64_t key)
 {
-    if (t == ICP_NIL) {
-        *l = *r = ICP_NIL;
-    } else if (icp_key_cmp(hi, lo, pos, t) > 0) {
-        icp_split(icp_nodes[t].right, hi, lo, pos, &icp_nodes[t].right, r);
-        *l = t;
-    } else {
-        icp_split(icp_nodes[t].left, hi, lo, pos, l, &icp_nodes[t].left);
-        *r = t;
+    size_t i = icp_line_home(l, key);
+    const icp_line *t = icp_lines[l];
+    while (t[i].root != ICP_NIL && t[i].key != key)
+        i = (i + 1) & icp_lines_mask[l];
+    return i;
+}
+
+/* Allocates table l empty with cap (a power of two >= 16) entries. */
+static void icp_lines_alloc(int l, size_t cap)
+{
+    unsigned bits = 0;
+    icp_lines[l] = (icp_line *)icp_realloc_array(NULL, cap, sizeof *icp_lines[l]);
+    memset(icp_lines[l], 0xFF, cap * sizeof *icp_lines[l]); /* root = ICP_NIL */
+    icp_lines_mask[l] = cap - 1;
+    while (((size_t)1 << bits) < cap)
+        bits++;
+    icp_lines_shift[l] = 64u - bits;
+    icp_lines_used[l] = 0;
+}
+
+/* Makes room for one more line in table l (doubling: amortised O(1)). */
+static void icp_lines_reserve(int l)
+{
+    icp_line *old = icp_lines[l], *grown;
+    size_t cap = icp_lines_mask[l] + 1, i;
+    if (icp_lines_used[l] + 1 <= cap / 2)
+        return;
+    if (cap > SIZE_MAX / 2 / sizeof *old)
+        icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
+    /* On failure icp_die frees the old table, still in icp_lines[l]. */
+    grown = (icp_line *)icp_realloc_array(NULL, cap * 2, sizeof *grown);
+    memset(grown, 0xFF, cap * 2 * sizeof *grown); /* root = ICP_NIL */
+    icp_lines[l] = grown;
+    icp_lines_mask[l] = cap * 2 - 1;
+    icp_lines_shift[l]--;
+    icp_lines_used[l] = 0;
+    for (i = 0; i < cap; i++)
+        if (old[i].root != ICP_NIL) {
+            size_t j = icp_line_find(l, old[i].key);
+            grown[j] = old[i];
+            icp_lines_used[l]++;
+        }
+    free(old);
+}
+
+/* Removes entry hole of table l by backward-shift deletion. */
+static void icp_lines_remove_at(int l, size_t hole)
+{
+    icp_line *t = icp_lines[l];
+    size_t mask = icp_lines_mask[l], j = (hole + 1) & mask;
+    while (t[j].root != ICP_NIL) {
+        size_t home = icp_line_home(l, t[j].key);
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            t[hole] = t[j];
+            hole = j;
+        }
+        j = (j + 1) & mask;
     }
+    t[hole].root = ICP_NIL;
+    icp_lines_used[l]--;
 }
 
-/* Joins treaps a and b, every key of a below every key of b. */
+/* Splits treap t into the positions below and above pos (pos not in t). */
+static void icp_split(uint32_t t, int64_t pos, uint32_t *l, uint32_t *r)
+{
+    while (t != ICP_NIL) {
+        if (icp_nodes[t].pos < pos) {
+            *l = t;
+            l = &icp_nodes[t].right;
+            t = *l;
+        } else {
+            *r = t;
+            r = &icp_nodes[t].left;
+            t = *r;
+        }
+    }
+    *l = *r = ICP_NIL;
+}
+
+/* Joins treaps a and b, every position of a below every position of b. */
 static uint32_t icp_merge(uint32_t a, uint32_t b)
 {
-    if (a == ICP_NIL)
-        return b;
-    if (b == ICP_NIL)
-        return a;
-    if (icp_nodes[a].prio > icp_nodes[b].prio) {
-        uint32_t m = icp_merge(icp_nodes[a].right, b);
-        icp_nodes[a].right = m;
-        return a;
-    } else {
-        uint32_t m = icp_merge(a, icp_nodes[b].left);
-        icp_nodes[b].left = m;
-        return b;
+    uint32_t root = ICP_NIL, *link = &root;
+    for (;;) {
+        if (a == ICP_NIL) {
+            *link = b;
+            return root;
+        }
+        if (b == ICP_NIL) {
+            *link = a;
+            return root;
+        }
+        if (icp_nodes[a].prio > icp_nodes[b].prio) {
+            *link = a;
+            link = &icp_nodes[a].right;
+            a = *link;
+        } else {
+            *link = b;
+            link = &icp_nodes[b].left;
+            b = *link;
+        }
     }
 }
 
-/* Inserts node n (key absent) into treap t; returns the new root.
- * Expected O(log n): priorities come from a fixed xorshift sequence. */
-static uint32_t icp_tinsert(uint32_t t, uint32_t n)
+/* Inserts node n (its position absent) into the treap at *link. Expected
+ * O(log k): priorities come from a fixed xorshift sequence. */
+static void icp_tinsert(uint32_t *link, uint32_t n)
 {
-    icp_node *x;
-    if (t == ICP_NIL)
-        return n;
-    x = &icp_nodes[n];
-    if (x->prio > icp_nodes[t].prio) {
-        uint32_t l, r;
-        icp_split(t, x->hi, x->lo, x->pos, &l, &r);
-        x->left = l;
-        x->right = r;
-        return n;
-    }
-    if (icp_key_cmp(x->hi, x->lo, x->pos, t) < 0) {
-        uint32_t s = icp_tinsert(icp_nodes[t].left, n);
-        icp_nodes[t].left = s;
-    } else {
-        uint32_t s = icp_tinsert(icp_nodes[t].right, n);
-        icp_nodes[t].right = s;
-    }
-    return t;
+    icp_node *x = &icp_nodes[n];
+    while (*link != ICP_NIL && icp_nodes[*link].prio >= x->prio)
+        link = x->pos < icp_nodes[*link].pos ? &icp_nodes[*link].left
+                                            : &icp_nodes[*link].right;
+    icp_split(*link, x->pos, &x->left, &x->right);
+    *link = n;
 }
 
-/* Removes key from treap t (its node goes to the free list). */
-static uint32_t icp_terase(uint32_t t, int32_t hi, uint64_t lo, int64_t pos)
+/* Removes pos from the treap at *link (its node goes to the free list). */
+static void icp_terase(uint32_t *link, int64_t pos)
 {
-    int c;
+    uint32_t t;
+    while ((t = *link) != ICP_NIL && icp_nodes[t].pos != pos)
+        link = pos < icp_nodes[t].pos ? &icp_nodes[t].left : &icp_nodes[t].right;
     if (t == ICP_NIL)
-        return ICP_NIL;
-    c = icp_key_cmp(hi, lo, pos, t);
-    if (c == 0) {
-        uint32_t m = icp_merge(icp_nodes[t].left, icp_nodes[t].right);
-        icp_nodes[t].left = icp_free_node;
-        icp_free_node = t;
-        return m;
-    }
-    if (c < 0) {
-        uint32_t s = icp_terase(icp_nodes[t].left, hi, lo, pos);
-        icp_nodes[t].left = s;
-    } else {
-        uint32_t s = icp_terase(icp_nodes[t].right, hi, lo, pos);
-        icp_nodes[t].right = s;
-    }
-    return t;
+        return;
+    *link = icp_merge(icp_nodes[t].left, icp_nodes[t].right);
+    icp_nodes[t].left = icp_free_node;
+    icp_free_node = t;
 }
 
-/* Adds square (r, c) to line index l. */
+/* Adds square (r, c) to line index l. O(log k) expected. */
 static void icp_index_add(int l, int64_t r, int64_t c)
 {
     uint32_t n = icp_free_node;
     icp_node *x;
+    int64_t pos;
+    uint64_t key = icp_line_key(l, r, c, &pos);
+    size_t i;
     if (n != ICP_NIL) {
         icp_free_node = icp_nodes[n].left;
     } else {
@@ -480,54 +563,86 @@ static void icp_index_add(int l, int64_t r, int64_t c)
         n = icp_nodes_len++;
     }
     x = &icp_nodes[n];
-    icp_line_key(l, r, c, &x->hi, &x->lo, &x->pos);
+    x->pos = pos;
     x->left = x->right = ICP_NIL;
     icp_prio_state ^= icp_prio_state << 13;
     icp_prio_state ^= icp_prio_state >> 17;
     icp_prio_state ^= icp_prio_state << 5;
     x->prio = icp_prio_state;
-    icp_root[l] = icp_tinsert(icp_root[l], n);
+    i = icp_line_find(l, key);
+    if (icp_lines[l][i].root == ICP_NIL) {
+        icp_lines_reserve(l);
+        i = icp_line_find(l, key);
+        icp_lines[l][i].key = key;
+        icp_lines[l][i].root = n;
+        icp_lines_used[l]++;
+    } else {
+        icp_tinsert(&icp_lines[l][i].root, n);
+    }
 }
 
-/* Removes square (r, c) from line index l. */
+/* Removes square (r, c) from line index l; a line left empty loses its
+ * entry. O(log k) expected. */
 static void icp_index_remove(int l, int64_t r, int64_t c)
 {
-    int32_t hi;
-    uint64_t lo;
     int64_t pos;
-    icp_line_key(l, r, c, &hi, &lo, &pos);
-    icp_root[l] = icp_terase(icp_root[l], hi, lo, pos);
+    uint64_t key = icp_line_key(l, r, c, &pos);
+    size_t i = icp_line_find(l, key);
+    if (icp_lines[l][i].root == ICP_NIL)
+        return;
+    icp_terase(&icp_lines[l][i].root, pos);
+    if (icp_lines[l][i].root == ICP_NIL)
+        icp_lines_remove_at(l, i);
+}
+
+/* Moves square (r, c) of line index l to position pos on the same line,
+ * when no piece of the line lies between the two positions (a legal step
+ * or slide along the line): the order is unchanged, so the node keeps its
+ * place in the treap. O(log k) expected, no allocation. */
+static void icp_index_shift(int l, int64_t r, int64_t c, int64_t pos)
+{
+    int64_t old;
+    uint64_t key = icp_line_key(l, r, c, &old);
+    uint32_t t = icp_lines[l][icp_line_find(l, key)].root;
+    while (t != ICP_NIL && icp_nodes[t].pos != old)
+        t = old < icp_nodes[t].pos ? icp_nodes[t].left : icp_nodes[t].right;
+    if (t != ICP_NIL)
+        icp_nodes[t].pos = pos;
 }
 
 /* Builds line index l from every live piece: O(n log n), once (lazily, on
- * the first long-range ray query of that kind). */
+ * the first ray query of that kind that reaches beyond ICP_PROBE squares). */
 static void icp_index_build(int l)
 {
     uint32_t s;
+    icp_lines_alloc(l, 16);
+    icp_built[l] = 1;
+    icp_any_built = 1;
     for (s = 0; s < icp_pieces_len; s++)
         if (icp_pieces[s].live)
             icp_index_add(l, icp_pieces[s].row, icp_pieces[s].col);
-    icp_built[l] = 1;
-    icp_any_built = 1;
 }
 
-/* The nearest position on line (hi, lo) strictly beyond pos in direction
- * d (+1: larger, -1: smaller); returns 0 when there is none. O(log n). */
-static int icp_index_next(int l, int32_t hi, uint64_t lo, int64_t pos, int d,
+/* The nearest position on line key of kind l strictly beyond pos in
+ * direction d (+1: larger, -1: smaller); returns 0 when there is none.
+ * O(1) for a line without pieces, else O(log k) expected. */
+static int icp_index_next(int l, uint64_t key, int64_t pos, int d,
                           int64_t *found)
 {
-    uint32_t t = icp_root[l], best = ICP_NIL;
-    while (t != ICP_NIL) {
-        int c = icp_key_cmp(hi, lo, pos, t);
-        if (d > 0) {
-            if (c < 0) {
+    size_t i = icp_line_find(l, key);
+    uint32_t t = icp_lines[l][i].root, best = ICP_NIL;
+    if (d > 0) {
+        while (t != ICP_NIL) {
+            if (icp_nodes[t].pos > pos) {
                 best = t;
                 t = icp_nodes[t].left;
             } else {
                 t = icp_nodes[t].right;
             }
-        } else {
-            if (c > 0) {
+        }
+    } else {
+        while (t != ICP_NIL) {
+            if (icp_nodes[t].pos < pos) {
                 best = t;
                 t = icp_nodes[t].right;
             } else {
@@ -535,7 +650,7 @@ static int icp_index_next(int l, int32_t hi, uint64_t lo, int64_t pos, int d,
             }
         }
     }
-    if (best == ICP_NIL || icp_nodes[best].hi != hi || icp_nodes[best].lo != lo)
+    if (best == ICP_NIL)
         return 0;
     *found = icp_nodes[best].pos;
     return 1;
@@ -569,48 +684,48 @@ static const int icp_ray_dc[8] = {1, -1, 0, 0, 1, -1, -1, 1};
 
 /* The first piece (slot) along the ray from (r0, c0) in direction dir
  * within at most limit steps (also bounded by the i64 edge), or ICP_NIL.
- * The first ICP_PROBE squares are probed in the hash table; beyond them the
- * line index answers in O(log n), however long the ray (10^18 squares cost
- * the same as 9). Sees the board through the overlay when it is on. */
+ * Until the line index of the ray's kind is built, the first ICP_PROBE
+ * squares are probed in the hash table, and only a ray reaching further
+ * builds it; once built, the index alone answers: O(1) for a line without
+ * pieces, O(log k) for k pieces on the line, however long the ray (10^18
+ * squares cost the same as 9). Sees the board through the overlay when it
+ * is on. */
 static uint32_t icp_ray_first(int64_t r0, int64_t c0, int dir, uint64_t limit)
 {
     int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir], l = dir >> 1, pd, found;
-    uint64_t room, k, n, best = 0, dist;
-    int32_t hi, h2;
-    uint64_t lo, l2;
-    int64_t p0, from, q, p2;
+    uint64_t room, best = 0, dist, key;
+    int64_t p0, q, p2;
     room = icp_room(r0, dr);
     if (room < limit)
         limit = room;
     room = icp_room(c0, dc);
     if (room < limit)
         limit = room;
-    n = limit < ICP_PROBE ? limit : ICP_PROBE;
-    for (k = 1; k <= n; k++) {
-        uint32_t s = icp_at(icp_step(r0, dr, k), icp_step(c0, dc, k));
-        if (s != ICP_NIL)
-            return s;
-    }
-    if (limit <= ICP_PROBE)
-        return ICP_NIL;
-    if (!icp_built[l])
+    if (!icp_built[l]) {
+        uint64_t k, n = limit < ICP_PROBE ? limit : ICP_PROBE;
+        for (k = 1; k <= n; k++) {
+            uint32_t s = icp_at(icp_step(r0, dr, k), icp_step(c0, dc, k));
+            if (s != ICP_NIL)
+                return s;
+        }
+        if (limit <= ICP_PROBE)
+            return ICP_NIL;
         icp_index_build(l);
-    icp_line_key(l, r0, c0, &hi, &lo, &p0);
-    pd = l == 0 ? dc : dr; /* direction of the position along the line */
-    from = icp_step(p0, pd, ICP_PROBE);
-    found = icp_index_next(l, hi, lo, from, pd, &q);
-    if (found && icp_ov_on) {
-        /* The vacated square does not count: look past it. */
-        icp_line_key(l, icp_ov_sr, icp_ov_sc, &h2, &l2, &p2);
-        if (h2 == hi && l2 == lo && p2 == q)
-            found = icp_index_next(l, hi, lo, q, pd, &q);
     }
+    if (limit == 0)
+        return ICP_NIL;
+    key = icp_line_key(l, r0, c0, &p0);
+    pd = l == 0 ? dc : dr; /* direction of the position along the line */
+    found = icp_index_next(l, key, p0, pd, &q);
+    if (found && icp_ov_on && icp_line_key(l, icp_ov_sr, icp_ov_sc, &p2) == key &&
+        p2 == q)
+        /* The vacated square does not count: look past it. */
+        found = icp_index_next(l, key, q, pd, &q);
     if (found)
         best = pd > 0 ? (uint64_t)q - (uint64_t)p0 : (uint64_t)p0 - (uint64_t)q;
-    if (icp_ov_on) {
-        /* The mover's new square counts when it lies beyond the probes. */
-        icp_line_key(l, icp_ov_tr, icp_ov_tc, &h2, &l2, &p2);
-        if (h2 == hi && l2 == lo && (pd > 0 ? p2 > from : p2 < from)) {
+    if (icp_ov_on && icp_line_key(l, icp_ov_tr, icp_ov_tc, &p2) == key) {
+        /* The mover's new square, which the index does not hold yet. */
+        if (pd > 0 ? p2 > p0 : p2 < p0) {
             dist = pd > 0 ? (uint64_t)p2 - (uint64_t)p0
                           : (uint64_t)p0 - (uint64_t)p2;
             if (best == 0 || dist < best)
@@ -640,14 +755,48 @@ static int icp_enemy_at(int64_t r0, int64_t c0, int dr, int dc, int enemy,
            icp_pieces[s].kind == kind;
 }
 
+/* The rays from (kr, kc) worth asking about, as bits (bit i: ray direction
+ * i). With at most ICP_SLIDER_SCAN enemy sliders, only the rays that point
+ * at one of them along a line it moves on; otherwise every ray of a family
+ * (orthogonal, diagonal) the enemy has a piece for. The ray query decides.
+ * A slider captured by the move under test may still be listed: asking its
+ * ray anyway is harmless, the overlay answers exactly. */
+static unsigned icp_slider_rays(int64_t kr, int64_t kc, int enemy)
+{
+    const uint64_t *n = icp_kind_count[enemy];
+    unsigned rays = 0, i;
+    if (icp_sliders_len[enemy] > ICP_SLIDER_SCAN)
+        return (n[ICP_ROOK] || n[ICP_QUEEN] ? 0x0Fu : 0u) |
+               (n[ICP_BISHOP] || n[ICP_QUEEN] ? 0xF0u : 0u);
+    for (i = 0; i < icp_sliders_len[enemy]; i++) {
+        const icp_piece *p = &icp_pieces[icp_sliders[enemy][i]];
+        int sr, sc;
+        uint64_t ar = icp_absdiff(kr, p->row, &sr), ac = icp_absdiff(kc, p->col, &sc);
+        if (p->kind != ICP_BISHOP) {
+            if (sr == 0 && sc != 0)
+                rays |= sc > 0 ? 0x01u : 0x02u;
+            else if (sc == 0 && sr != 0)
+                rays |= sr > 0 ? 0x04u : 0x08u;
+        }
+        if (p->kind != ICP_ROOK && ar == ac && ar != 0) {
+            if (sr == sc)
+                rays |= sr > 0 ? 0x10u : 0x20u;
+            else
+                rays |= sr > 0 ? 0x40u : 0x80u;
+        }
+    }
+    return rays;
+}
+
 /* Whether (kr, kc) is attacked by a piece of colour enemy (§7 rule 4), as
  * the overlay sees the board. Each test runs only if the enemy has a piece
  * of a kind that attacks that way: knight jumps, king steps, the two pawn
- * squares (O(1) each), then 4 orthogonal and 4 diagonal rays (O(log n)
- * each beyond ICP_PROBE squares). */
+ * squares (O(1) each), then the rays icp_slider_rays picks (at most 8;
+ * each O(1) or O(log k), never a scan over the pieces or the distance). */
 static int icp_attacked(int64_t kr, int64_t kc, int enemy)
 {
     const uint64_t *n = icp_kind_count[enemy];
+    unsigned rays;
     int i;
     if (n[ICP_KNIGHT])
         for (i = 0; i < 8; i++)
@@ -666,19 +815,15 @@ static int icp_attacked(int64_t kr, int64_t kc, int enemy)
             icp_enemy_at(kr, kc, pr, 1, enemy, ICP_PAWN))
             return 1;
     }
-    if (n[ICP_ROOK] || n[ICP_QUEEN])
-        for (i = 0; i < 4; i++) {
+    if (icp_sliders_len[enemy] == 0)
+        return 0;
+    rays = icp_slider_rays(kr, kc, enemy);
+    for (i = 0; rays != 0; i++, rays >>= 1)
+        if (rays & 1u) {
             uint32_t s = icp_ray_first(kr, kc, i, UINT64_MAX);
             if (s != ICP_NIL && icp_pieces[s].colour == enemy &&
-                (icp_pieces[s].kind == ICP_ROOK || icp_pieces[s].kind == ICP_QUEEN))
-                return 1;
-        }
-    if (n[ICP_BISHOP] || n[ICP_QUEEN])
-        for (i = 4; i < 8; i++) {
-            uint32_t s = icp_ray_first(kr, kc, i, UINT64_MAX);
-            if (s != ICP_NIL && icp_pieces[s].colour == enemy &&
-                (icp_pieces[s].kind == ICP_BISHOP ||
-                 icp_pieces[s].kind == ICP_QUEEN))
+                (icp_pieces[s].kind == ICP_QUEEN ||
+                 icp_pieces[s].kind == (i < 4 ? ICP_ROOK : ICP_BISHOP)))
                 return 1;
         }
     return 0;
@@ -724,8 +869,12 @@ static void icp_unlink(uint32_t s)
     icp_kind_count[x->colour][x->kind]--;
     if (x->kind == ICP_KING) {
         uint32_t last = icp_kings[x->colour][--icp_kings_len[x->colour]];
-        icp_kings[x->colour][x->king_at] = last;
-        icp_pieces[last].king_at = x->king_at;
+        icp_kings[x->colour][x->roster_at] = last;
+        icp_pieces[last].roster_at = x->roster_at;
+    } else if (x->kind != ICP_KNIGHT && x->kind != ICP_PAWN) {
+        uint32_t last = icp_sliders[x->colour][--icp_sliders_len[x->colour]];
+        icp_sliders[x->colour][x->roster_at] = last;
+        icp_pieces[last].roster_at = x->roster_at;
     }
     x->live = 0;
     x->next = icp_free_slot;
@@ -743,10 +892,11 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
     uint32_t target;
     uint64_t adr, adc;
     int sdr, sdc, l;
+    size_t ti, si;
     /* Rule 1: t != s; rule 2: empty or the other colour. */
     if (sr == tr && sc == tc)
         return 0;
-    target = icp_get(tr, tc);
+    target = icp_find(tr, tc, &ti);
     if (target != ICP_NIL && icp_pieces[target].colour == x->colour)
         return 0;
     /* Rule 3: geometry. */
@@ -796,27 +946,44 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
     /* Rule 4: no king of the mover's colour attacked afterwards. */
     if (icp_kings_len[x->colour] != 0 && icp_leaves_check(p, tr, tc))
         return 0;
-    /* The move. A capture keeps the target square occupied, so only the
-     * vacated square leaves the line indices. */
+    /* The move. The occupancy table needs no search: the target's entry
+     * (or the empty entry that ends its probe run) is ti, found above, and
+     * the mover's old entry is its `at`. The target is filled first, then
+     * the old entry removed (the table is at most half full, so there is
+     * room for both at once). A capture keeps the target square occupied,
+     * so only the vacated square leaves the line indices. */
+    si = x->at;
     if (target != ICP_NIL) {
         icp_unlink(target);
-        icp_tab_set(tr, tc, p);
-        icp_tab_remove(sr, sc);
+        icp_tab[ti].slot = p;
+        x->at = (uint32_t)ti;
+        icp_tab_remove_at(si);
         if (icp_any_built)
             for (l = 0; l < 4; l++)
                 if (icp_built[l])
                     icp_index_remove(l, sr, sc);
     } else {
-        icp_tab_remove(sr, sc);
-        icp_tab_put(tr, tc, p);
-        if (icp_any_built)
+        icp_tab_put_at(ti, tr, tc, p);
+        icp_tab_remove_at(si);
+        if (icp_any_built) {
+            /* The line through s and t (none for a knight): no piece lies
+             * between them, so the mover keeps its rank on it. */
+            int along = x->kind == ICP_KNIGHT ? -1
+                        : sdr == 0            ? 0
+                        : sdc == 0            ? 1
+                        : sdr == sdc          ? 2
+                                              : 3;
             for (l = 0; l < 4; l++)
                 if (icp_built[l]) {
-                    icp_index_remove(l, sr, sc);
-                    icp_index_add(l, tr, tc);
+                    if (l == along) {
+                        icp_index_shift(l, sr, sc, l == 0 ? tc : tr);
+                    } else {
+                        icp_index_remove(l, sr, sc);
+                        icp_index_add(l, tr, tc);
+                    }
                 }
+        }
     }
-    x = &icp_pieces[p];
     x->row = tr;
     x->col = tc;
     return 1;
@@ -898,23 +1065,36 @@ static int icp_read_one(int64_t *out)
 
 static void icp_free_all(void)
 {
+    int l;
     free(icp_pieces);
     free(icp_name_head);
     free(icp_name_count);
     free(icp_kings[0]);
     free(icp_kings[1]);
+    free(icp_sliders[0]);
+    free(icp_sliders[1]);
     free(icp_tab);
     free(icp_nodes);
+    for (l = 0; l < 4; l++) {
+        free(icp_lines[l]);
+        icp_lines[l] = NULL;
+        icp_lines_mask[l] = icp_lines_used[l] = 0;
+        icp_built[l] = 0;
+    }
+    icp_any_built = 0;
     icp_pieces = NULL;
     icp_name_head = NULL;
     icp_name_count = NULL;
     icp_kings[0] = icp_kings[1] = NULL;
+    icp_sliders[0] = icp_sliders[1] = NULL;
     icp_tab = NULL;
     icp_nodes = NULL;
     icp_pieces_len = icp_pieces_cap = 0;
     icp_nodes_len = icp_nodes_cap = 0;
     icp_kings_len[0] = icp_kings_len[1] = 0;
     icp_kings_cap[0] = icp_kings_cap[1] = 0;
+    icp_sliders_len[0] = icp_sliders_len[1] = 0;
+    icp_sliders_cap[0] = icp_sliders_cap[1] = 0;
     icp_tab_cap = icp_tab_used = 0;
 }
 
@@ -944,11 +1124,6 @@ static void icp_init(uint32_t names)
     memset(icp_kind_count, 0, sizeof icp_kind_count);
     icp_free_slot = ICP_NIL;
     icp_free_node = ICP_NIL;
-    for (i = 0; i < 4; i++) {
-        icp_root[i] = ICP_NIL;
-        icp_built[i] = 0;
-    }
-    icp_any_built = 0;
     icp_prio_state = 2463534242u;
     icp_ov_on = 0;
     icp_tab_alloc(16);
@@ -956,22 +1131,32 @@ static void icp_init(uint32_t names)
 
 /* §4.1: a new piece on (row, col); succeeds iff the square is empty. Check
  * does not matter. O(1) expected (+ O(log n) per built line index). */
-static int icp_place(uint32_t name, int colour, int kind, int64_t row,
+ICP_API int icp_place(uint32_t name, int colour, int kind, int64_t row,
                      int64_t col)
 {
-    uint32_t s, l;
+    uint32_t s, l, **roster = NULL, *len = NULL, *cap = NULL;
+    size_t i;
     icp_piece *x;
-    if (icp_get(row, col) != ICP_NIL)
+    if (icp_find(row, col, &i) != ICP_NIL)
         return 0;
-    icp_tab_reserve();
+    if (icp_tab_reserve())
+        (void)icp_find(row, col, &i);
     s = icp_new_slot();
-    if (kind == ICP_KING && icp_kings_len[colour] == icp_kings_cap[colour]) {
-        uint32_t cap = icp_kings_cap[colour] < 8u ? 8u : icp_kings_cap[colour] * 2u;
-        if (icp_kings_cap[colour] > ICP_MAX_SLOTS / 2u)
-            cap = ICP_MAX_SLOTS;
-        icp_kings[colour] = (uint32_t *)icp_realloc_array(
-            icp_kings[colour], cap, sizeof *icp_kings[colour]);
-        icp_kings_cap[colour] = cap;
+    if (kind == ICP_KING) {
+        roster = &icp_kings[colour];
+        len = &icp_kings_len[colour];
+        cap = &icp_kings_cap[colour];
+    } else if (kind != ICP_KNIGHT && kind != ICP_PAWN) {
+        roster = &icp_sliders[colour];
+        len = &icp_sliders_len[colour];
+        cap = &icp_sliders_cap[colour];
+    }
+    if (roster != NULL && *len == *cap) {
+        uint32_t c = *cap < 8u ? 8u : *cap * 2u;
+        if (*cap > ICP_MAX_SLOTS / 2u)
+            c = ICP_MAX_SLOTS;
+        *roster = (uint32_t *)icp_realloc_array(*roster, c, sizeof **roster);
+        *cap = c;
     }
     x = &icp_pieces[s];
     x->row = row;
@@ -987,12 +1172,12 @@ static int icp_place(uint32_t name, int colour, int kind, int64_t row,
     icp_name_head[name] = s;
     icp_name_count[name]++;
     icp_kind_count[colour][kind]++;
-    x->king_at = ICP_NIL;
-    if (kind == ICP_KING) {
-        x->king_at = icp_kings_len[colour];
-        icp_kings[colour][icp_kings_len[colour]++] = s;
+    x->roster_at = ICP_NIL;
+    if (roster != NULL) {
+        x->roster_at = *len;
+        (*roster)[(*len)++] = s;
     }
-    icp_tab_put(row, col, s);
+    icp_tab_put_at(i, row, col, s);
     if (icp_any_built)
         for (l = 0; l < 4; l++)
             if (icp_built[l])
@@ -1001,7 +1186,7 @@ static int icp_place(uint32_t name, int colour, int kind, int64_t row,
 }
 
 /* §4.2: the piece on (r1, c1), of either colour, to (r2, c2) if legal. */
-static int icp_move_squares(int64_t r1, int64_t c1, int64_t r2, int64_t c2)
+ICP_API int icp_move_squares(int64_t r1, int64_t c1, int64_t r2, int64_t c2)
 {
     uint32_t s = icp_get(r1, c1);
     return s != ICP_NIL && icp_try_move(s, r2, c2);
@@ -1009,7 +1194,7 @@ static int icp_move_squares(int64_t r1, int64_t c1, int64_t r2, int64_t c2)
 
 /* §4.3: the live pieces called name, newest first; the first that can
  * legally move to (row, col) does. O(candidates tried). */
-static int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
+ICP_API int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
 {
     uint32_t p;
     for (p = icp_name_head[name]; p != ICP_NIL; p = icp_pieces[p].next)
@@ -1020,7 +1205,7 @@ static int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
 
 /* §4.4: as §4.3, each candidate towards (r+drow, c+dcol); a candidate
  * whose target leaves i64 cannot move. */
-static int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
+ICP_API int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
 {
     uint32_t p;
     for (p = icp_name_head[name]; p != ICP_NIL; p = icp_pieces[p].next) {
@@ -1041,7 +1226,7 @@ static uint64_t icp_count(uint32_t name)
 /* §6: reads up to n integers left to right, stopping at the first end of
  * input; returns how many were read. Bad text or out of range: runtime
  * error (§8) with the current label. */
-static int icp_read(int64_t *values, int n)
+ICP_API int icp_read(int64_t *values, int n)
 {
     int i;
     for (i = 0; i < n; i++)
@@ -1052,14 +1237,14 @@ static int icp_read(int64_t *values, int n)
 
 /* §4.6: writes exactly len bytes (NUL bytes included). A write failure is
  * a runtime error (§8). */
-static void icp_write_text(const char *bytes, size_t len)
+ICP_API void icp_write_text(const char *bytes, size_t len)
 {
     if (len != 0 && fwrite(bytes, 1, len, stdout) != len)
         icp_die(icp_current_label, "cannot write standard output (" ICP_SECT "8)");
 }
 
 /* §4.7: n in decimal and '\n'. */
-static void icp_write_count(uint64_t n)
+ICP_API void icp_write_count(uint64_t n)
 {
     char buf[24];
     size_t i = sizeof buf;
