@@ -25,6 +25,30 @@ struct ProgramView {
     first_label: String,
     max_inputs: usize,
     input_jumps: bool,
+    /// The statements, when the program is small enough for one `switch`
+    /// (at most [`CHUNK`] statements); else empty.
+    cases: Vec<CaseView>,
+    /// The statements cut into chunks of [`CHUNK`], one function each, for
+    /// a larger program; else empty.
+    chunks: Vec<ChunkView>,
+}
+
+/// Statements per chunk function. A program of at most this many
+/// statements is one `switch` in `main`; a larger one is cut into
+/// functions of this many statements, so that `cc -O2` does not meet one
+/// giant function (its time grows faster than linearly in the size of a
+/// function) and a jump between statements of one chunk stays a jump
+/// inside one `switch`.
+pub const CHUNK: usize = 512;
+
+/// One chunk function of a large program.
+struct ChunkView {
+    /// The first and last statement labels, as C constants.
+    first: String,
+    last: String,
+    /// C condition: icp_label lies outside this chunk's label range (from
+    /// its first label up to the next chunk's first label).
+    leaves: String,
     cases: Vec<CaseView>,
 }
 
@@ -66,8 +90,33 @@ pub fn emit(program: &Program, source_name: &str) -> String {
             .map_or("0".into(), |s| int(s.label)),
         max_inputs: max_inputs(program),
         input_jumps: has_input_jumps(program),
-        cases: plan(program).iter().map(case).collect(),
+        cases: Vec::new(),
+        chunks: Vec::new(),
     };
+    let plans = plan(program);
+    let mut view = view;
+    if plans.len() <= CHUNK {
+        view.cases = plans.iter().map(|p| case(p, "goto icp_halt;")).collect();
+    } else {
+        let parts: Vec<&[super::StepPlan<'_>]> = plans.chunks(CHUNK).collect();
+        for (k, part) in parts.iter().enumerate() {
+            let first = part.first().map_or(0, |p| p.statement.label);
+            let last = part.last().map_or(0, |p| p.statement.label);
+            let mut leaves = Vec::new();
+            if k > 0 {
+                leaves.push(format!("icp_label < {}", int(first)));
+            }
+            if let Some(next) = parts.get(k + 1).and_then(|n| n.first()) {
+                leaves.push(format!("icp_label >= {}", int(next.statement.label)));
+            }
+            view.chunks.push(ChunkView {
+                first: int(first),
+                last: int(last),
+                leaves: leaves.join(" || "),
+                cases: part.iter().map(|p| case(p, "return 0;")).collect(),
+            });
+        }
+    }
     let mut text = view
         .render()
         .unwrap_or_else(|e| format!("#error icp2c template failure: {e}\n"));
@@ -113,10 +162,12 @@ fn kind(k: crate::icp::ir::PieceKind) -> &'static str {
     }
 }
 
-fn jump(j: Jump, label: &str) -> String {
+/// The C statement for a jump; `halt` ends the program (`goto icp_halt;`
+/// in `main`, `return 0;` in a chunk function).
+fn jump(j: Jump, label: &str, halt: &str) -> String {
     match j {
         Jump::Label(l) => format!("icp_label = {}; break;", int(l)),
-        Jump::Halt => "goto icp_halt;".to_string(),
+        Jump::Halt => halt.to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
                 format!(
@@ -130,7 +181,7 @@ fn jump(j: Jump, label: &str) -> String {
     }
 }
 
-fn case(p: &StepPlan<'_>) -> CaseView {
+fn case(p: &StepPlan<'_>, halt: &str) -> CaseView {
     let s = p.statement;
     let label = int(s.label);
     let mut writes = Vec::new();
@@ -203,8 +254,8 @@ fn case(p: &StepPlan<'_>) -> CaseView {
         test,
         effect,
         branches: p.branches,
-        on_success: jump(p.on_success, &label),
-        on_failure: jump(p.on_failure, &label),
+        on_success: jump(p.on_success, &label, halt),
+        on_failure: jump(p.on_failure, &label, halt),
         comment: comment(&s.text),
         label,
     }

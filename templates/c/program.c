@@ -15,24 +15,7 @@
 {%- if names.is_empty() %}
 /*   (none) */
 {%- endif %}
-
-int main(void)
-{
-{%- if !cases.is_empty() %}
-    int64_t icp_label = {{ first_label }};
-{%- if input_jumps %}
-    int64_t icp_from = {{ first_label }};
-{%- endif %}
-{%- if max_inputs > 0 %}
-    int64_t icp_v[{{ max_inputs }}] = {0};
-    int icp_n = 0;
-{%- endif %}
-{%- endif %}
-    icp_init({{ name_count }});
-{%- if !cases.is_empty() %}
-    for (;;) {
-        switch (icp_label) {
-{%- for c in cases %}
+{%- macro case_body(c) %}
         case {{ c.label }}: /* {{ c.comment }} */
 {%- if c.sets_current %}
             icp_current_label = {{ c.label }};
@@ -55,6 +38,27 @@ int main(void)
 {%- endif %}
             {{ c.on_success }}
 {%- endif %}
+{%- endmacro %}
+{%- if chunks.is_empty() %}
+
+int main(void)
+{
+{%- if !cases.is_empty() %}
+    int64_t icp_label = {{ first_label }};
+{%- if input_jumps %}
+    int64_t icp_from = {{ first_label }};
+{%- endif %}
+{%- if max_inputs > 0 %}
+    int64_t icp_v[{{ max_inputs }}] = {0};
+    int icp_n = 0;
+{%- endif %}
+{%- endif %}
+    icp_init({{ name_count }});
+{%- if !cases.is_empty() %}
+    for (;;) {
+        switch (icp_label) {
+{%- for c in cases %}
+{%- call case_body(c) %}{%- endcall %}
 {%- endfor %}
         default:
 {%- if input_jumps %}
@@ -67,3 +71,71 @@ icp_halt:
 {%- endif %}
     return icp_finish();
 }
+{%- else %}
+
+/* A large program is cut into chunks of consecutive statements, one
+ * function each (so that the C compiler's time stays linear in the program
+ * size). A chunk runs until control leaves its labels: it returns 1 to go
+ * on with the chunk holding icp_label, or 0 when the program ends. */
+static int64_t icp_label = {{ first_label }};
+{%- if input_jumps %}
+static int64_t icp_from = {{ first_label }};
+{%- endif %}
+{%- if max_inputs > 0 %}
+static int64_t icp_v[{{ max_inputs }}];
+static int icp_n;
+{%- endif %}
+{%- for k in chunks %}
+
+/* Statements labelled {{ k.first }} to {{ k.last }}. */
+static int icp_chunk_{{ loop.index0 }}(void)
+{
+    for (;;) {
+        switch (icp_label) {
+{%- for c in k.cases %}
+{%- call case_body(c) %}{%- endcall %}
+{%- endfor %}
+        default:
+            if ({{ k.leaves }})
+                return 1;
+{%- if input_jumps %}
+            icp_die_no_label(icp_from, icp_label);
+{%- endif %}
+            return 0;
+        }
+    }
+}
+{%- endfor %}
+
+/* The first label of each chunk, ascending, and the chunks. */
+static const int64_t icp_chunk_first[{{ chunks.len() }}] = {
+{%- for k in chunks %}
+    {{ k.first }}{% if !loop.last %},{% endif %}
+{%- endfor %}
+};
+static int (*const icp_chunk[{{ chunks.len() }}])(void) = {
+{%- for k in chunks %}
+    icp_chunk_{{ loop.index0 }}{% if !loop.last %},{% endif %}
+{%- endfor %}
+};
+
+int main(void)
+{
+    icp_init({{ name_count }});
+    for (;;) {
+        /* The last chunk whose first label is at most icp_label (a label
+         * below the first one belongs to no statement: chunk 0 says so). */
+        size_t lo = 0, hi = {{ chunks.len() }};
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (icp_chunk_first[mid] <= icp_label)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        if (!icp_chunk[lo]())
+            break;
+    }
+    return icp_finish();
+}
+{%- endif %}
