@@ -690,3 +690,70 @@ fn generated_c_and_rust_agree_with_the_interpreter() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A program that grows white's stack forever: the reader falls into a
+/// hole at end of input (pushing −1, §4) and `checks turn 1` puts it back.
+const ENDLESS_PUSH: &str = "(k):\n(i 3): (1,0)\n(n 0): (0,0)\n\
++--+--+--+--+\n|  |  |nB|kB|\n+--+--+--+--+\n|iW|  |  |kW|\n+--+--+--+--+\n|##|  |  |  |\n+--+--+--+--+\n\
+Turn 1 W: i b1 -> a1\nTurn 1 B: n c3 -> c3\nTurn 2 W: i b1 checks turn 1\n";
+
+/// §6: memory exhausted is a runtime error (one line naming the move,
+/// exit 1) in generated C and in generated Rust, which shares its runtime
+/// with the interpreter; never an abort. Run under `ulimit -v` (8 MB).
+#[test]
+fn memory_exhaustion_is_a_runtime_error() {
+    if !tool_works("cc", "--version") || !tool_works("rustc", "--version") {
+        eprintln!("skipped: cc or rustc is missing");
+        return;
+    }
+    let checked = finvara::check(ENDLESS_PUSH).unwrap_or_else(|e| panic!("{e:?}"));
+    let dir = scratch_dir("oom");
+    let c_file = dir.join("push.c");
+    std::fs::write(&c_file, finvara::emit_c(&checked.program, "push.fin")).unwrap();
+    let rs_file = dir.join("push.rs");
+    let rust = finvara::emit_rust(&checked.program, "push.fin", true);
+    std::fs::write(&rs_file, &rust[0].contents).unwrap();
+    let builds = [
+        Command::new("cc")
+            .args([
+                "-std=c99",
+                "-O2",
+                "-Wall",
+                "-Wextra",
+                "-Wpedantic",
+                "-Werror",
+            ])
+            .arg(&c_file)
+            .arg("-o")
+            .arg(dir.join("push_c"))
+            .output()
+            .unwrap(),
+        Command::new("rustc")
+            .args(["--edition", "2021", "-O", "-D", "warnings"])
+            .arg(&rs_file)
+            .arg("-o")
+            .arg(dir.join("push_rs"))
+            .output()
+            .unwrap(),
+    ];
+    for b in &builds {
+        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    }
+    for exe in ["push_c", "push_rs"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg("ulimit -v 8000 && exec \"$0\" < /dev/null")
+            .arg(dir.join(exe))
+            .output()
+            .unwrap();
+        assert_eq!(
+            (
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr).as_ref()
+            ),
+            (Some(1), "error: turn 1 W: memory exhausted\n"),
+            "{exe}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -46,8 +46,10 @@ fn execute(
     let mut steps = 0u64;
     loop {
         // §5.4: checked before every move, and before the first.
-        if game.game_over() {
-            return Outcome::Halted;
+        match game.game_over() {
+            Ok(true) => return Outcome::Halted,
+            Ok(false) => {}
+            Err(line) => return Outcome::RuntimeError(line),
         }
         let Some(m) = program.moves.get(pc) else {
             return Outcome::Halted;

@@ -122,6 +122,22 @@ pub const OUT_OF_RANGE: &str = "input number is outside the signed 64-bit range 
 pub const CANNOT_READ: &str = "cannot read standard input";
 /// Standard output failed.
 pub const CANNOT_WRITE: &str = "cannot write standard output";
+/// An allocation failed (§6: a runtime error, exit status 1, as in C).
+pub const NO_MEMORY: &str = "memory exhausted";
+
+/// An allocation of the search or of a stack failed. Every allocation
+/// after `Game::new` goes through `try_reserve`, so running out of memory
+/// is the runtime error [`NO_MEMORY`], never an abort.
+#[derive(Debug)]
+struct Oom;
+
+/// A copy of `v`, or `Oom`.
+fn try_clone(v: &[i32]) -> Result<Vec<i32>, Oom> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(v.len()).map_err(|_| Oom)?;
+    out.extend_from_slice(v);
+    Ok(out)
+}
 
 /// A small deterministic hasher for search states (no random seed, so
 /// runs are reproducible; states are short vectors of small integers).
@@ -205,10 +221,19 @@ impl Search<'_> {
         sq != self.from && cell > 0 && (cell - 1) % 2 == self.colour
     }
 
-    fn push(&self, st: Vec<i32>, seen: &mut StateSet, stack: &mut Vec<Vec<i32>>) {
-        if seen.insert(st.clone()) {
+    fn push(
+        &self,
+        st: Vec<i32>,
+        seen: &mut StateSet,
+        stack: &mut Vec<Vec<i32>>,
+    ) -> Result<(), Oom> {
+        if !seen.contains(&st) {
+            seen.try_reserve(1).map_err(|_| Oom)?;
+            stack.try_reserve(1).map_err(|_| Oom)?;
+            seen.insert(try_clone(&st)?);
             stack.push(st);
         }
+        Ok(())
     }
 
     /// Runs one state until it ends or branches. Returns true when an
@@ -219,7 +244,7 @@ impl Search<'_> {
         seen: &mut StateSet,
         stack: &mut Vec<Vec<i32>>,
         best: &mut Option<Vec<i32>>,
-    ) -> bool {
+    ) -> Result<bool, Oom> {
         let code = self.code;
         loop {
             let pc = st[S_PC] as usize;
@@ -229,7 +254,7 @@ impl Search<'_> {
                     // Every square landed on before the last must be empty,
                     // unless an `x` took its piece (§2.1).
                     if self.occupied(&st, sq) {
-                        return false;
+                        return Ok(false);
                     }
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
@@ -255,7 +280,7 @@ impl Search<'_> {
                             continue;
                         }
                         let nsq = r * self.width + c;
-                        let mut ns = st.clone();
+                        let mut ns = try_clone(&st)?;
                         ns[S_PC] = next;
                         ns[S_SQ] = nsq;
                         if reg >= 0 {
@@ -276,9 +301,9 @@ impl Search<'_> {
                                 ns[S_HOLE_KIND] = ns[S_KIND];
                             }
                         }
-                        self.push(ns, seen, stack);
+                        self.push(ns, seen, stack)?;
                     }
-                    return false;
+                    return Ok(false);
                 }
                 OP_FORK => {
                     let reg = code[pc + 1];
@@ -294,14 +319,14 @@ impl Search<'_> {
                         (0, n)
                     };
                     for i in lo..hi {
-                        let mut ns = st.clone();
+                        let mut ns = try_clone(&st)?;
                         ns[S_PC] = code[pc + 3 + i];
                         if reg >= 0 {
                             ns[S_REGS + reg as usize] = i as i32;
                         }
-                        self.push(ns, seen, stack);
+                        self.push(ns, seen, stack)?;
                     }
-                    return false;
+                    return Ok(false);
                 }
                 OP_JUMP => st[S_PC] = code[pc + 1],
                 OP_RANK | OP_NOT_RANK => {
@@ -315,20 +340,21 @@ impl Search<'_> {
                 }
                 OP_ENEMY => {
                     if !self.enemy(&st, sq) {
-                        return false;
+                        return Ok(false);
                     }
                     st[S_PC] = (pc + 1) as i32;
                 }
                 OP_EMPTY => {
                     if self.occupied(&st, sq) {
-                        return false;
+                        return Ok(false);
                     }
                     st[S_PC] = (pc + 1) as i32;
                 }
                 OP_TAKE => {
                     if !self.enemy(&st, sq) {
-                        return false;
+                        return Ok(false);
                     }
+                    st.try_reserve(1).map_err(|_| Oom)?;
                     if self.attack {
                         // Only the set matters to an attack: keep it sorted.
                         let first = S_REGS + self.nregs;
@@ -351,15 +377,15 @@ impl Search<'_> {
                         if k < 0 || k >= self.nkinds {
                             continue;
                         }
-                        let mut ns = st.clone();
+                        let mut ns = try_clone(&st)?;
                         ns[S_PC] = next;
                         ns[S_KIND] = k;
                         ns[S_FLAGS] |= F_PROMOTED;
-                        self.push(ns, seen, stack);
+                        self.push(ns, seen, stack)?;
                     }
                     st[S_PC] = next;
-                    self.push(st, seen, stack);
-                    return false;
+                    self.push(st, seen, stack)?;
+                    return Ok(false);
                 }
                 OP_RESET => {
                     let first = code[pc + 1] as usize;
@@ -376,28 +402,30 @@ impl Search<'_> {
 
     /// A path ends (§2.1, §5.1). Attack searches report success; move
     /// searches keep the best outcome (§4's choice, then our tie-breaks).
-    fn end(&self, st: &[i32], best: &mut Option<Vec<i32>>) -> bool {
+    fn end(&self, st: &[i32], best: &mut Option<Vec<i32>>) -> Result<bool, Oom> {
         let sq = st[S_SQ];
         if sq != self.target || self.friendly(sq) {
-            return false;
+            return Ok(false);
         }
         if self.attack {
-            return true;
+            return Ok(true);
         }
         if sq == self.from && st[S_FLAGS] & (F_NULL | F_PROMOTED) == 0 {
-            return false;
+            return Ok(false);
         }
         let promoted = st[S_FLAGS] & F_PROMOTED != 0;
         if self.promo >= 0 {
             if !promoted || st[S_KIND] != self.promo {
-                return false;
+                return Ok(false);
             }
         } else if promoted {
-            return false;
+            return Ok(false);
         }
         let caps = self.caps(st);
         let hole = st[S_HOLE];
-        let mut outcome = vec![hole];
+        let mut outcome = Vec::new();
+        outcome.try_reserve_exact(caps.len() + 4).map_err(|_| Oom)?;
+        outcome.push(hole);
         if hole >= 0 {
             let n = st[S_HOLE_NCAP] as usize;
             outcome.push(n as i32);
@@ -419,25 +447,31 @@ impl Search<'_> {
         if better {
             *best = Some(outcome);
         }
-        false
+        Ok(false)
     }
 
     /// Explores every path. Attack: true when one ends on the target.
     /// Move: the best outcome `[hole, ncaps, caps…, kind]`.
-    fn explore(&self, mover_kind: i32, scratch: &mut Scratch) -> (bool, Option<Vec<i32>>) {
-        let mut st = vec![1, self.from, 0, mover_kind, -1, 0, mover_kind];
+    fn explore(
+        &self,
+        mover_kind: i32,
+        scratch: &mut Scratch,
+    ) -> Result<(bool, Option<Vec<i32>>), Oom> {
+        let mut st = Vec::new();
+        st.try_reserve_exact(S_REGS + self.nregs).map_err(|_| Oom)?;
+        st.extend_from_slice(&[1, self.from, 0, mover_kind, -1, 0, mover_kind]);
         st.resize(S_REGS + self.nregs, -1);
         let Scratch { seen, stack } = scratch;
         seen.clear();
         stack.clear();
         let mut best = None;
-        self.push(st, seen, stack);
+        self.push(st, seen, stack)?;
         while let Some(st) = stack.pop() {
-            if self.run(st, seen, stack, &mut best) {
-                return (true, None);
+            if self.run(st, seen, stack, &mut best)? {
+                return Ok((true, None));
             }
         }
-        (false, best)
+        Ok((false, best))
     }
 }
 
@@ -450,7 +484,7 @@ fn attacked(
     sq: i32,
     by: i32,
     scratch: &mut Scratch,
-) -> bool {
+) -> Result<bool, Oom> {
     for (s, &cell) in board.iter().enumerate() {
         if cell <= 0 || (cell - 1) % 2 != by {
             continue;
@@ -472,11 +506,11 @@ fn attacked(
             nkinds: kinds.len() as i32,
             nregs: code.first().copied().unwrap_or(0) as usize,
         };
-        if search.explore(kind, scratch).0 {
-            return true;
+        if search.explore(kind, scratch)?.0 {
+            return Ok(true);
         }
     }
-    false
+    Ok(false)
 }
 
 /// The state of a running program: board, stacks, input.
@@ -485,10 +519,17 @@ pub struct Game<'a> {
     width: i32,
     height: i32,
     board: Vec<i32>,
+    /// The board after the move being tried; allocated once, so a move
+    /// allocates nothing for it.
+    next: Vec<i32>,
     stacks: [Vec<i64>; 2],
     /// Whether the game is over, if known for the current board.
     over: Option<bool>,
     scratch: Scratch,
+    /// The turn and colour of the last move tried: a runtime error names
+    /// them (§6), also one met while checking the end of the game.
+    turn: u64,
+    colour: usize,
 }
 
 impl<'a> Game<'a> {
@@ -499,9 +540,12 @@ impl<'a> Game<'a> {
             width: width as i32,
             height: height as i32,
             board: cells.to_vec(),
+            next: cells.to_vec(),
             stacks: [Vec::new(), Vec::new()],
             over: None,
             scratch: Scratch::default(),
+            turn: 0,
+            colour: 0,
         }
     }
 
@@ -523,6 +567,15 @@ impl<'a> Game<'a> {
         self.stacks[colour].pop().unwrap_or(0)
     }
 
+    /// Pushes `v` on the stack of `colour`; a stack that cannot grow is
+    /// the runtime error [`NO_MEMORY`].
+    fn push(&mut self, colour: usize, v: i64) -> Result<(), &'static str> {
+        let stack = &mut self.stacks[colour];
+        stack.try_reserve(1).map_err(|_| NO_MEMORY)?;
+        stack.push(v);
+        Ok(())
+    }
+
     /// §5.1: an invalid move skips the next one when both tops are
     /// non-zero (an empty stack counts as 0).
     pub fn skip(&self) -> bool {
@@ -540,7 +593,7 @@ impl<'a> Game<'a> {
     }
 
     /// True when some royal piece of `colour` on `board` is attacked.
-    fn royal_attacked(&mut self, board: &[i32], colour: i32) -> bool {
+    fn royal_attacked(&mut self, board: &[i32], colour: i32) -> Result<bool, Oom> {
         for (s, &cell) in board.iter().enumerate() {
             if cell > 0
                 && (cell - 1) % 2 == colour
@@ -553,19 +606,20 @@ impl<'a> Game<'a> {
                     s as i32,
                     1 - colour,
                     &mut self.scratch,
-                )
+                )?
             {
-                return true;
+                return Ok(true);
             }
         }
-        false
+        Ok(false)
     }
 
     /// True when a player has lost (§5.4): all of its royal pieces are
-    /// attacked, or it has none. Checked before every move.
-    pub fn game_over(&mut self) -> bool {
+    /// attacked, or it has none. Checked before every move. Err(line):
+    /// memory ran out during the check (§6), naming the last move tried.
+    pub fn game_over(&mut self) -> Result<bool, String> {
         if let Some(over) = self.over {
-            return over;
+            return Ok(over);
         }
         let mut over = false;
         for colour in 0..2 {
@@ -585,7 +639,9 @@ impl<'a> Game<'a> {
                         s as i32,
                         1 - colour,
                         &mut self.scratch,
-                    ) {
+                    )
+                    .map_err(|Oom| fault(self.turn, self.colour, NO_MEMORY))?
+                    {
                         hit += 1;
                     } else {
                         break;
@@ -597,7 +653,7 @@ impl<'a> Game<'a> {
             }
         }
         self.over = Some(over);
-        over
+        Ok(over)
     }
 
     /// §5.3: puts a piece on `sq` when it is empty.
@@ -620,6 +676,9 @@ impl<'a> Game<'a> {
         output: &mut dyn Write,
     ) -> Result<bool, String> {
         let [kind, from, to, promo] = mv;
+        self.turn = turn;
+        self.colour = colour;
+        let oom = |Oom| fault(turn, colour, NO_MEMORY);
         let me = colour as i32;
         if self.board[from as usize] != piece(kind, me) {
             return Ok(false);
@@ -640,7 +699,7 @@ impl<'a> Game<'a> {
             nkinds: self.kinds.len() as i32,
             nregs: code.first().copied().unwrap_or(0) as usize,
         };
-        let outcome = match search.explore(kind, &mut self.scratch).1 {
+        let outcome = match search.explore(kind, &mut self.scratch).map_err(oom)?.1 {
             Some(o) => o,
             None => return Ok(false),
         };
@@ -648,7 +707,8 @@ impl<'a> Game<'a> {
         let ncaps = outcome[1] as usize;
         let caps = &outcome[2..2 + ncaps];
         let new_kind = outcome[2 + ncaps];
-        let mut board = self.board.clone();
+        let mut board = std::mem::take(&mut self.next);
+        board.copy_from_slice(&self.board);
         board[from as usize] = EMPTY;
         for &c in caps {
             board[c as usize] = EMPTY;
@@ -657,8 +717,10 @@ impl<'a> Game<'a> {
             board[to as usize] = piece(new_kind, me);
         }
         // §5.1: after a valid move no royal piece of the mover is attacked.
-        if self.royal_attacked(&board, me) {
-            return Ok(false);
+        let exposed = self.royal_attacked(&board, me);
+        if !matches!(exposed, Ok(false)) {
+            self.next = board;
+            return exposed.map(|_| false).map_err(oom);
         }
         // §5.2: each capture pushes the captured piece's value on the
         // stack of its colour (royal pieces push nothing).
@@ -668,10 +730,11 @@ impl<'a> Game<'a> {
             let cc = ((cell - 1) % 2) as usize;
             if !self.kinds[ck].royal {
                 let v = self.value(ck, c);
-                self.stacks[cc].push(v);
+                self.push(cc, v)
+                    .map_err(|cause| fault(turn, colour, cause))?;
             }
         }
-        self.board = board;
+        self.next = std::mem::replace(&mut self.board, board);
         self.over = None;
         if hole >= 0 {
             let v = self.value(new_kind as usize, hole);
@@ -693,22 +756,22 @@ impl<'a> Game<'a> {
             0 => {
                 let a = self.pop(colour);
                 let b = self.pop(colour);
-                self.stacks[colour].push(a.wrapping_add(b));
+                self.push(colour, a.wrapping_add(b))?;
             }
             1 => {
                 let a = self.pop(colour);
                 let b = self.pop(colour);
-                self.stacks[colour].push(a.wrapping_sub(b));
+                self.push(colour, a.wrapping_sub(b))?;
             }
             2 => {
                 let a = self.pop(colour);
                 let b = self.pop(colour);
-                self.stacks[colour].push(i64::from(a == b));
+                self.push(colour, i64::from(a == b))?;
             }
             3 => {
                 output.flush().map_err(|_| CANNOT_WRITE)?;
                 let v = read_number(input)?;
-                self.stacks[colour].push(v);
+                self.push(colour, v)?;
             }
             4 => {
                 let v = self.top(colour);

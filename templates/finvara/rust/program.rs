@@ -34,11 +34,11 @@ fn icp_run(
 ) -> Result<(), String> {
 {%- if cases.is_empty() %}
     // No moves: the game is still checked once (§5.4).
-    let _ = game.game_over();
+    game.game_over()?;
 {%- else %}
     let mut pc: usize = 0;
     // §5.4: the game is checked before every move, and before the first.
-    while !game.game_over() {
+    while !game.game_over()? {
         pc = match pc {
 {%- for c in cases %}
             // {{ c.comment }}
