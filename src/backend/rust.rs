@@ -107,9 +107,11 @@ pub fn runtime_module() -> String {
     )
 }
 
-/// A valid crate name from a file stem: lower-case ASCII letters, digits,
-/// `_` and `-`; anything else becomes `_`; prefixed when it would not start
-/// with a letter.
+/// A valid crate and binary name from a file stem: lower-case ASCII
+/// letters, digits, `_` and `-`; anything else becomes `_`; prefixed with
+/// `icp_` when it would not start with a letter or when cargo forbids it as
+/// a binary name (it would clash with a folder of cargo's own, e.g.
+/// `build`).
 pub fn crate_name(stem: &str) -> String {
     let mut name: String = stem
         .chars()
@@ -119,7 +121,11 @@ pub fn crate_name(stem: &str) -> String {
             _ => '_',
         })
         .collect();
-    if !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+    /// Binary names cargo refuses: its own folders under `target/`.
+    const CARGO_RESERVED: &[&str] = &["build", "deps", "examples", "incremental"];
+    if !name.starts_with(|c: char| c.is_ascii_lowercase())
+        || CARGO_RESERVED.contains(&name.as_str())
+    {
         name.insert_str(0, "icp_");
     }
     name
@@ -314,5 +320,12 @@ mod tests {
         assert_eq!(crate_name("99bottles"), "icp_99bottles");
         assert_eq!(crate_name(""), "icp_");
         assert_eq!(crate_name("ü"), "icp__");
+        for reserved in ["build", "deps", "examples", "incremental", "Build"] {
+            assert_eq!(
+                crate_name(reserved),
+                format!("icp_{}", reserved.to_lowercase())
+            );
+        }
+        assert_eq!(crate_name("builder"), "builder");
     }
 }
