@@ -109,8 +109,13 @@ pub fn colour_name(colour: usize) -> &'static str {
     if colour == 0 { "W" } else { "B" }
 }
 
-/// The runtime error line of §6: `error: turn T C: cause`.
+/// The runtime error line of §6: `error: turn T C: cause`. A write
+/// failure names no move (`error: cannot write standard output`): when
+/// buffered output reaches the system differs between back ends.
 pub fn fault(turn: u64, colour: usize, cause: &str) -> String {
+    if cause == CANNOT_WRITE {
+        return format!("error: {cause}");
+    }
     format!("error: turn {} {}: {}", turn, colour_name(colour), cause)
 }
 

@@ -162,9 +162,15 @@ impl std::fmt::Display for Fault {
 
 /// The one standard-error line of a runtime error (spec §8):
 /// `error: statement LABEL: CAUSE`, without a newline, where LABEL is the
-/// label of the statement that was running and CAUSE is [`Fault::cause`].
+/// label of the statement that was running and CAUSE is [`Fault::cause`];
+/// for [`Fault::WriteFailed`] just `error: CAUSE` (docs/infchesspro.md).
 pub fn error_line(label: i64, fault: &Fault) -> String {
-    format!("error: statement {}: {}", label, fault.cause())
+    match fault {
+        // Buffered output reaches the system at times that differ between
+        // back ends, so a write failure names no statement.
+        Fault::WriteFailed => format!("error: {}", fault.cause()),
+        _ => format!("error: statement {}: {}", label, fault.cause()),
+    }
 }
 
 // ---------------------------------------------------------------------------

@@ -62,6 +62,7 @@
 static int64_t icp_current_label;
 
 static void icp_die(int64_t label, const char *cause);
+static void icp_die_write(void);
 
 /* ---------------------------------------------------------------- memory */
 
@@ -1111,6 +1112,10 @@ static void icp_init(uint32_t names)
     (void)icp_runtime_use; /* keeps every API function "used" (see below) */
     if (!icp_out_set) {
         setvbuf(stdout, icp_out_buf, _IOFBF, sizeof icp_out_buf);
+#ifdef SIGPIPE
+        /* A closed pipe is a write error (exit 1), as in Rust, not a kill. */
+        signal(SIGPIPE, SIG_IGN);
+#endif
         icp_out_set = 1;
     }
     icp_free_all();
@@ -1240,7 +1245,7 @@ ICP_API int icp_read(int64_t *values, int n)
 ICP_API void icp_write_text(const char *bytes, size_t len)
 {
     if (len != 0 && fwrite(bytes, 1, len, stdout) != len)
-        icp_die(icp_current_label, "cannot write standard output (" ICP_SECT "8)");
+        icp_die_write();
 }
 
 /* §4.7: n in decimal and '\n'. */
@@ -1267,6 +1272,17 @@ static void icp_die(int64_t label, const char *cause)
     exit(1);
 }
 
+/* §8: standard output failed. Buffered output reaches the system at times
+ * that differ between back ends, so the line names no statement
+ * (docs/infchesspro.md): "error: cannot write standard output (§8)". */
+static void icp_die_write(void)
+{
+    fprintf(stderr, "error: cannot write standard output (" ICP_SECT "8)\n");
+    fflush(stderr);
+    icp_free_all();
+    exit(1);
+}
+
 /* §5: a `*` jump to a label no statement has. */
 static void icp_die_no_label(int64_t label, int64_t target)
 {
@@ -1280,7 +1296,7 @@ static void icp_die_no_label(int64_t label, int64_t target)
 static int icp_finish(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
-        icp_die(icp_current_label, "cannot write standard output (" ICP_SECT "8)");
+        icp_die_write();
     icp_free_all();
     return 0;
 }

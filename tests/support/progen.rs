@@ -695,7 +695,7 @@ pub fn fin_program(rng: &mut Rng, turns: usize) -> Generated {
         format!("{sym} {} -> {}", name(from), name(to))
     };
     let mut pc = 0;
-    while pc < slots && !game.game_over() {
+    while pc < slots && !game.game_over().unwrap_or(true) {
         let (turn, colour) = (pc / 2 + 1, pc % 2);
         // The last slot of this colour: `checks turn` must land on an
         // existing move of the same colour, later (so the program halts).

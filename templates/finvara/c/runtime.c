@@ -3,6 +3,7 @@
  * the path program format. Spec: finvara.md section 2.1 (paths), 4 (holes
  * and stacks), 5 (moves), 5.4 (attacks and the end of the game). */
 #include <inttypes.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,12 @@ typedef struct {
 } icp_search;
 
 static void icp_fail(icp_game *g, const char *cause) {
+    if (strcmp(cause, ICP_CANNOT_WRITE) == 0) {
+        /* When buffered output fails differs between back ends: the line
+         * names no move (docs/finvara.md). */
+        fprintf(stderr, "error: %s\n", cause);
+        exit(1);
+    }
     fflush(stdout);
     fprintf(stderr, "error: turn %" PRIu64 " %s: %s\n", g->turn, g->colour == 0 ? "W" : "B", cause);
     exit(1);
@@ -596,6 +603,10 @@ static int icp_royal_attacked(icp_game *g, const int32_t *board, int32_t colour)
 void icp_game_init(icp_game *g, const icp_kind *kinds, int32_t nkinds, int32_t width, int32_t height,
                    const int32_t *cells) {
     memset(g, 0, sizeof *g);
+#ifdef SIGPIPE
+    /* A closed pipe is a write error (exit 1), as in Rust, not a kill. */
+    signal(SIGPIPE, SIG_IGN);
+#endif
     g->kinds = kinds;
     g->nkinds = nkinds;
     g->width = width;
