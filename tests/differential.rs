@@ -3,18 +3,20 @@
 //! generated Rust; stdout, the stderr error line and the exit status must
 //! be identical byte for byte.
 //!
-//! The generators (tests/support/gen.rs) make InfChessPro programs whose
+//! The generators (tests/support/progen.rs) make InfChessPro programs whose
 //! literal jumps only go forward (a `*` jump may go back, but each reads
 //! input, so the finite input bounds it), with pieces crowded on a few
 //! squares and each command's outcome printed; and Finvara programs on
 //! small boards with random notations, holes of every stack action and
-//! `checks turn` only forward. Inputs include `*` reads, end of input and
-//! bad input text.
+//! `checks turn` only forward, its moves mostly ones found valid by
+//! playing the game on the runtime while generating. Inputs include `*`
+//! reads, end of input and bad input text.
 //!
 //! CI runs a fixed seed and `ICP2C_DIFF_PROGRAMS` (default 100) programs
 //! of each language; set it higher to run more, and `ICP2C_DIFF_SEED` to
 //! explore other seeds. `ICP2C_SANITIZE=1` builds the C with ASan and
-//! UBSan (tests/sanitize.sh does).
+//! UBSan and compares only the C (tests/sanitize.sh does). The Rust of
+//! up to 120 programs is built as one executable (tests/support/batch.rs).
 
 mod support;
 

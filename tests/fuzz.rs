@@ -16,7 +16,7 @@ mod support;
 
 use icp2c::driver::{self, Language};
 use icp2c::{diagnostic, source};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 use support::progen::{EDGES, HOSTILE, Rng, fin_program, icp_program};
@@ -465,11 +465,12 @@ fn fuzz_finvara_front_end() {
 
 #[test]
 fn the_span_check_can_fail() {
-    // The harness itself must be able to fail: a corpus-style run of an
-    // input that makes `exercise` panic (an empty diagnostic list cannot
-    // come from the checker, so feed the span checker a bad span instead).
+    // The span check must be able to fail: a span past the end, and one
+    // that splits a character.
     let bad = diagnostic::Diagnostic::error(5..50, "out of range");
-    let caught = std::panic::catch_unwind(|| check_spans("short", &[bad]));
-    assert!(caught.is_err());
-    let _ = Path::new("");
+    assert!(std::panic::catch_unwind(|| check_spans("short", &[bad])).is_err());
+    let split = diagnostic::Diagnostic::error(1..2, "inside é");
+    assert!(std::panic::catch_unwind(|| check_spans("é", &[split])).is_err());
+    let fine = diagnostic::Diagnostic::error(0..2, "all of é");
+    check_spans("é", &[fine]);
 }
