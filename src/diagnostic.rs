@@ -111,10 +111,12 @@ const MAX_SHOWN_LINE: usize = 200;
 /// At most [`MAX_RENDERED`] are shown, then a count of the rest.
 pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
     let config = term::Config::default();
-    let file = SimpleFile::new(file_name, source);
+    let shown = Shown::new(source);
+    let file = SimpleFile::new(file_name, shown.text.as_str());
     let mut out = String::new();
     for diagnostic in diagnostics.iter().take(MAX_RENDERED) {
-        let text = term::emit_into_string(&config, &file, &to_codespan(diagnostic, source))
+        let moved = shown.diagnostic(diagnostic);
+        let text = term::emit_into_string(&config, &file, &to_codespan(&moved, &shown.text))
             .unwrap_or_else(|_| format!("{}: {}\n", file_name, diagnostic.message));
         let caret_column = column_of(source, diagnostic.primary.span.start);
         for line in text.lines() {
@@ -133,7 +135,80 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
             errors
         ));
     }
-    out
+    printable(out)
+}
+
+/// Whether `c` may not be shown as it is: a control character other than
+/// a line feed or a tab.
+fn hidden(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+/// The source text as snippets show it: every [`hidden`] character is `�`,
+/// which is wider in bytes, so spans are moved to match.
+struct Shown {
+    text: String,
+    /// (byte offset in the source, bytes added before the next character)
+    /// for each replaced character, in order; empty when none was.
+    shifts: Vec<(usize, usize)>,
+}
+
+impl Shown {
+    fn new(source: &str) -> Shown {
+        if !source.chars().any(hidden) {
+            return Shown {
+                text: source.to_string(),
+                shifts: Vec::new(),
+            };
+        }
+        let mut text = String::with_capacity(source.len() + 16);
+        let mut shifts = Vec::new();
+        let mut added = 0;
+        for (at, c) in source.char_indices() {
+            if hidden(c) {
+                text.push('\u{FFFD}');
+                added += '\u{FFFD}'.len_utf8() - c.len_utf8();
+                shifts.push((at, added));
+            } else {
+                text.push(c);
+            }
+        }
+        Shown { text, shifts }
+    }
+
+    /// Where source byte `at` is in the shown text.
+    fn offset(&self, at: usize) -> usize {
+        let before = self.shifts.partition_point(|&(o, _)| o < at);
+        at + before.checked_sub(1).map_or(0, |i| self.shifts[i].1)
+    }
+
+    fn span(&self, span: &Range<usize>) -> Range<usize> {
+        self.offset(span.start)..self.offset(span.end)
+    }
+
+    /// `d` with its spans moved into the shown text.
+    fn diagnostic(&self, d: &Diagnostic) -> Diagnostic {
+        let mut moved = d.clone();
+        if !self.shifts.is_empty() {
+            moved.primary.span = self.span(&d.primary.span);
+            for l in &mut moved.secondary {
+                l.span = self.span(&l.span);
+            }
+        }
+        moved
+    }
+}
+
+/// The rendered text with every control character but `\n` and `\t`
+/// (ESC, BEL, NUL, CR, DEL, C1 controls…) shown as `�`: program text, in
+/// snippets and in messages, must never drive the user's terminal.
+fn printable(text: String) -> String {
+    if !text.chars().any(hidden) {
+        return text;
+    }
+    text.chars()
+        .map(|c| if hidden(c) { '\u{FFFD}' } else { c })
+        .collect()
 }
 
 /// 0-based column, in characters, of byte offset `at`.
@@ -209,6 +284,26 @@ mod tests {
         let text = render("a.icp", src, &[d]);
         assert!(text.contains("a.icp:2:6"), "{text}");
         assert!(text.contains('^'), "{text}");
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_terminal() {
+        let src = "1. ^\n2. x=Z\u{1b}[31mRED\u{7}\u{0}\u{9b}2J @\n";
+        let at = src.find('@').unwrap();
+        let d = Diagnostic::error(at..at + 1, "stray `\u{1b}]0;title\u{7}`").with_label("here");
+        let text = render("a.icp", src, &[d]);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        assert!(text.contains("x=Z\u{FFFD}[31mRED"), "{text}");
+        let source_line = text.lines().find(|l| l.contains('@')).unwrap();
+        let caret_line = text.lines().find(|l| l.contains('^')).unwrap();
+        assert_eq!(
+            source_line.chars().position(|c| c == '@'),
+            caret_line.chars().position(|c| c == '^'),
+            "the caret stays under the character:\n{text}"
+        );
     }
 
     #[test]
