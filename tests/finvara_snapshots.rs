@@ -54,18 +54,22 @@ fn generated_code_of_every_example() {
 }
 
 #[test]
-fn crate_layout() {
-    let path = support::root().join("examples/seed_truth_machine.fin");
-    let source = std::fs::read_to_string(path).unwrap();
-    let files = check(&source).emit_crate("examples/seed_truth_machine.fin", "seed_truth_machine");
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-    assert!(files[2].contents.contains(RUST_RUNTIME.trim_end()));
-    let shown: String = files[..2]
-        .iter()
-        .map(|f| format!("===== {}\n{}", f.path, without_runtimes(&f.contents)))
-        .collect();
-    assert_source_snapshot!("fin_crate__seed_truth_machine", source, shown);
+fn crate_layout_of_every_example() {
+    let cases = support::cases(&["examples"], "fin");
+    assert!(!cases.is_empty());
+    for case in cases {
+        let source = std::fs::read_to_string(&case.path).unwrap();
+        let file = format!("examples/{}.fin", case.name);
+        let files = check(&source).emit_crate(&file, &case.name);
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
+        assert!(files[2].contents.contains(RUST_RUNTIME.trim_end()));
+        let shown: String = files[..2]
+            .iter()
+            .map(|f| format!("===== {}\n{}", f.path, without_runtimes(&f.contents)))
+            .collect();
+        assert_source_snapshot!(format!("fin_crate__{}", case.name), source, shown);
+    }
 }
 
 #[test]

@@ -44,18 +44,23 @@ fn generated_code_of_every_example() {
 }
 
 #[test]
-fn crate_layout() {
-    let source = std::fs::read_to_string(support::root().join("examples/beer.icp")).unwrap();
-    let program = icp::check(&source).unwrap().program;
-    let files = backend::rust::emit_crate(&program, "examples/beer.icp", "beer");
-    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-    assert!(files[2].contents.ends_with(backend::rust::RUNTIME));
-    let shown: String = files[..2]
-        .iter()
-        .map(|f| format!("===== {}\n{}", f.path, without_runtimes(&f.contents)))
-        .collect();
-    assert_source_snapshot!("crate__beer", source, shown);
+fn crate_layout_of_every_example() {
+    let cases = support::cases(&["examples"], "icp");
+    assert!(!cases.is_empty());
+    for case in cases {
+        let source = std::fs::read_to_string(&case.path).unwrap();
+        let program = icp::check(&source).unwrap().program;
+        let file = format!("examples/{}.icp", case.name);
+        let files = backend::rust::emit_crate(&program, &file, &case.name);
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
+        assert!(files[2].contents.ends_with(backend::rust::RUNTIME));
+        let shown: String = files[..2]
+            .iter()
+            .map(|f| format!("===== {}\n{}", f.path, without_runtimes(&f.contents)))
+            .collect();
+        assert_source_snapshot!(format!("crate__{}", case.name), source, shown);
+    }
 }
 
 /// One program per kind of compile error; the snapshot shows the whole
@@ -121,6 +126,9 @@ fn warning_for_an_empty_program() {
         assert_eq!(checked.warnings.len(), 1);
         let text = diagnostic::render("empty.icp", source, &checked.warnings);
         assert!(text.contains("empty.icp:1:1"), "{text}");
+        if source.is_empty() {
+            assert_source_snapshot!("warning__empty_program", source, text);
+        }
     }
 }
 
