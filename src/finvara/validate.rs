@@ -78,7 +78,7 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         if ok && size > MAX_NOTATION_UNITS {
             errors.push(
                 Diagnostic::error(d.symbol_span.clone(), format!(
-                    "the notation of kind {} is too large once every `\"s\"` is expanded ({} units, at most {})",
+                    "the notation of kind {} is too large: {} units, at most {} (each `\"s\"` counts as the whole notation of s)",
                     d.symbol, size, MAX_NOTATION_UNITS
                 ))
                 .with_label("this kind")
@@ -94,7 +94,7 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     {
         errors.push(
             Diagnostic::error(d.symbol_span.clone(), format!(
-                "the notations are too large once every `\"s\"` is expanded ({total} units in all, at most {MAX_TOTAL_UNITS})"
+                "the notations are too large: {total} units in all, at most {MAX_TOTAL_UNITS} (each `\"s\"` counts as the whole notation of s)"
             ))
             .with_label("the last kind")
             .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
