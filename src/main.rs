@@ -41,8 +41,8 @@ struct Cli {
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
 
-    /// Write the output to PATH instead of standard output (with --crate: the crate's folder).
-    /// Example: -o beer.c
+    /// Write the output to PATH instead of standard output (`-` is standard output;
+    /// with --crate: the crate's folder). Example: -o beer.c
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
 
@@ -55,7 +55,8 @@ struct Cli {
     #[arg(long = "crate", requires = "output")]
     as_crate: bool,
 
-    /// Only check the program: print diagnostics, generate nothing.
+    /// Only check the program: print diagnostics, generate nothing; exit 2 if it is
+    /// rejected. Example: icp2c --check prog.icp
     #[arg(long)]
     check: bool,
 
@@ -216,6 +217,10 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             return ExitCode::from(REJECTED);
         }
         let dir = cli.output.clone().unwrap_or_default();
+        if dir.as_os_str() == "-" {
+            eprintln!("error: --crate writes a folder: give its path with -o, not `-`");
+            return ExitCode::from(REJECTED);
+        }
         let files = program.emit_crate(&src.name, &src.stem);
         return match write_crate(&dir, &files) {
             Ok(()) => ExitCode::SUCCESS,
@@ -229,7 +234,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         Target::C => program.emit_c(&src.name),
         Target::Rust => program.emit_rust(&src.name),
     };
-    let written = match &cli.output {
+    let written = match cli.output.as_ref().filter(|out| out.as_os_str() != "-") {
         Some(out) => {
             std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
         }

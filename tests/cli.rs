@@ -298,3 +298,26 @@ fn finvara_runtime_errors_exit_1_naming_turn_and_colour() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("turn 1 W"), "{err}");
 }
+
+#[test]
+fn dash_output_is_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let beer = support::root().join("examples/beer.icp");
+    let r = run_exe(
+        Path::new(env!("CARGO_BIN_EXE_icp2c")),
+        &[beer.to_str().unwrap(), "-o", "-"],
+        b"",
+    );
+    assert_eq!(r.status, 0);
+    assert_eq!(r.stdout, icp2c(&[beer.to_str().unwrap()], b"").stdout);
+    // A crate is a folder: `-` is refused, and no folder `-` appears.
+    let r = Command::new(env!("CARGO_BIN_EXE_icp2c"))
+        .args(["--target", "rust", "--crate", "-o", "-"])
+        .arg(&beer)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(r.status.code(), Some(2));
+    assert!(text(&r.stderr).contains("--crate writes a folder"));
+    assert!(!dir.path().join("-").exists());
+}
