@@ -123,3 +123,59 @@ fn every_example_has_expected_output() {
         );
     }
 }
+
+/// A valid program of `n` statements labelled 10, 20, …: places, named
+/// moves, texts and counts, forward jumps within a chunk and across chunks
+/// (`backend::c::CHUNK` statements each), and at the end a `*` jump read
+/// from the input.
+fn large_program(n: usize) -> String {
+    let label = |i: usize| 10 * (i as i64 + 1);
+    let mut src = String::new();
+    for i in 0..n - 1 {
+        let cmd = match i % 7 {
+            0 => format!("\"line {i}"),
+            1 => format!("p{}=R{},{}", i % 50, i, i % 13),
+            2 if i + 3 < n => format!("p{};0,1?{}", (i + 49) % 50, label(i + 3)),
+            3 => format!("%p{}", i % 50),
+            4 if i + 700 < n => format!("^?{}", label(i + 700)),
+            5 => format!("p{},{},{}!{}", i % 50, i, 99, label(i + 1)),
+            _ => format!("\"x{i} {{}} */ %d"),
+        };
+        src.push_str(&format!("{}. {cmd}\n", label(i)));
+    }
+    src.push_str(&format!("{}. ^?*\n", label(n - 1)));
+    src
+}
+
+/// Programs larger than `backend::c::CHUNK` become chunk functions, and
+/// larger than `backend::c::LEAN` are compiled by gcc without optimisation
+/// of their dispatch: both must behave exactly as the interpreter, jumps
+/// across chunks and `*` jumps into another chunk or to no statement
+/// included.
+#[test]
+fn large_programs_in_chunks_agree_with_the_interpreter() {
+    let n = backend::c::LEAN + 600;
+    let source = large_program(n);
+    let program = icp::check(&source).unwrap().program;
+    let c = backend::c::emit(&program, "large.icp");
+    assert!(
+        c.contains("icp_chunk_8") && c.contains("ICP_CHUNK"),
+        "not chunked and lean"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let exe = build_c(&c, dir.path(), "large", &[]).unwrap();
+    // Back to statement 40 in chunk 0 once, then to a label no statement has.
+    let input = b"40 15".to_vec();
+    let case = Case {
+        name: "large".into(),
+        path: dir.path().join("large.icp"),
+        input: input.clone(),
+        want_out: None,
+        want_status: 1,
+    };
+    std::fs::write(&case.path, &source).unwrap();
+    let reference = interpret(&case);
+    assert_eq!(reference.status, 1, "{}", show(&reference.stderr));
+    assert!(show(&reference.stderr).contains("no statement is labelled 15"));
+    assert_eq!(run_exe(&exe, &[], &input), reference);
+}

@@ -31,7 +31,19 @@ struct ProgramView {
     /// The statements cut into chunks of [`CHUNK`], one function each, for
     /// a larger program; else empty.
     chunks: Vec<ChunkView>,
+    /// More than [`LEAN`] statements: gcc compiles the chunk functions
+    /// without optimisation.
+    lean: bool,
 }
+
+/// Above this many statements, gcc compiles the statement dispatch (the
+/// chunk functions) at `-O0` whatever the command line says: at `-O2` it
+/// spends about a millisecond per statement on a loop-and-switch state
+/// machine, whatever its shape (measured on chunk sizes 64 to 512, with
+/// `goto`s, with conditional expressions), which is minutes for 10^5
+/// statements. The board runtime, where a statement's work is done, stays
+/// optimised; dispatch costs a few nanoseconds more per statement.
+pub const LEAN: usize = 4096;
 
 /// Statements per chunk function. A program of at most this many
 /// statements is one `switch` in `main`; a larger one is cut into
@@ -92,6 +104,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
         input_jumps: has_input_jumps(program),
         cases: Vec::new(),
         chunks: Vec::new(),
+        lean: program.statements.len() > LEAN,
     };
     let plans = plan(program);
     let mut view = view;

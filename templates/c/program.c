@@ -86,10 +86,21 @@ static int64_t icp_from = {{ first_label }};
 static int64_t icp_v[{{ max_inputs }}];
 static int icp_n;
 {%- endif %}
+{%- if lean %}
+
+/* A very large program: gcc compiles these dispatch functions without
+ * optimisation (at -O2 its time per statement would add up to minutes);
+ * the board runtime above, where the work is done, stays optimised. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ICP_CHUNK __attribute__((optimize("O0"))) static
+#else
+#define ICP_CHUNK static
+#endif
+{%- endif %}
 {%- for k in chunks %}
 
 /* Statements labelled {{ k.first }} to {{ k.last }}. */
-static int icp_chunk_{{ loop.index0 }}(void)
+{% if lean %}ICP_CHUNK{% else %}static{% endif %} int icp_chunk_{{ loop.index0 }}(void)
 {
     for (;;) {
         switch (icp_label) {
