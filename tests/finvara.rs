@@ -580,6 +580,59 @@ fn run_exe(exe: &Path, input: &[u8]) -> (Vec<u8>, i32, String) {
     )
 }
 
+/// Builds `program` as `dir/{stem}_c` (strict C flags plus `c_opt`) and
+/// `dir/{stem}_rs` (`rustc -O -D warnings`): each executable, or the
+/// compiler's complaint.
+fn build_both(
+    program: &finvara::ir::Program,
+    name: &str,
+    dir: &Path,
+    stem: &str,
+    c_opt: &str,
+) -> [(&'static str, Result<PathBuf, String>); 2] {
+    let build = |target: &str, file: PathBuf, text: String, compiler: &mut Command| {
+        let exe = dir.join(format!("{stem}_{target}"));
+        std::fs::write(&file, text).unwrap();
+        let out = compiler.arg(&file).arg("-o").arg(&exe).output().unwrap();
+        if out.status.success() {
+            Ok(exe)
+        } else {
+            Err(format!(
+                "{target} build failed:\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ))
+        }
+    };
+    let rust = finvara::emit_rust(program, name, true).remove(0).contents;
+    [
+        (
+            "c",
+            build(
+                "c",
+                dir.join(format!("{stem}.c")),
+                finvara::emit_c(program, name),
+                Command::new("cc").args([
+                    "-std=c99",
+                    c_opt,
+                    "-Wall",
+                    "-Wextra",
+                    "-Wpedantic",
+                    "-Werror",
+                ]),
+            ),
+        ),
+        (
+            "rust",
+            build(
+                "rs",
+                dir.join(format!("{stem}.rs")),
+                rust,
+                Command::new("rustc").args(["--edition", "2021", "-O", "-D", "warnings"]),
+            ),
+        ),
+    ]
+}
+
 /// Compiles one case to C and Rust and compares both with the interpreter.
 fn end_to_end(case: &Case, index: usize, dir: &Path) -> Vec<String> {
     let mut failures = Vec::new();
@@ -592,66 +645,19 @@ fn end_to_end(case: &Case, index: usize, dir: &Path) -> Vec<String> {
         .unwrap()
         .to_string_lossy()
         .into_owned();
-
-    let c_file = dir.join(format!("p{index}.c"));
-    let c_exe = dir.join(format!("p{index}_c"));
-    std::fs::write(&c_file, finvara::emit_c(&checked.program, &name)).unwrap();
-    let cc = Command::new("cc")
-        .args([
-            "-std=c99",
-            "-O1",
-            "-Wall",
-            "-Wextra",
-            "-Wpedantic",
-            "-Werror",
-        ])
-        .arg(&c_file)
-        .arg("-o")
-        .arg(&c_exe)
-        .output()
-        .unwrap();
-    if !cc.status.success() {
-        failures.push(format!(
-            "{}: cc failed:\n{}",
-            case.name,
-            String::from_utf8_lossy(&cc.stderr)
-        ));
-    } else {
-        let (out, status, err) = run_exe(&c_exe, &case.input);
-        if out != want_out || status != want_status || err.trim_end() != want_err {
-            failures.push(format!(
-                "{} [c]: status {status} (want {want_status}), stderr {err:?} (want {want_err:?}), stdout:\n{}",
-                case.name,
-                String::from_utf8_lossy(&out)
-            ));
-        }
-    }
-
-    let rs_file = dir.join(format!("p{index}.rs"));
-    let rs_exe = dir.join(format!("p{index}_rs"));
-    let files = finvara::emit_rust(&checked.program, &name, true);
-    std::fs::write(&rs_file, &files[0].contents).unwrap();
-    let rustc = Command::new("rustc")
-        .args(["--edition", "2021", "-O", "-D", "warnings"])
-        .arg(&rs_file)
-        .arg("-o")
-        .arg(&rs_exe)
-        .output()
-        .unwrap();
-    if !rustc.status.success() {
-        failures.push(format!(
-            "{}: rustc failed:\n{}",
-            case.name,
-            String::from_utf8_lossy(&rustc.stderr)
-        ));
-    } else {
-        let (out, status, err) = run_exe(&rs_exe, &case.input);
-        if out != want_out || status != want_status || err.trim_end() != want_err {
-            failures.push(format!(
-                "{} [rust]: status {status} (want {want_status}), stderr {err:?} (want {want_err:?}), stdout:\n{}",
-                case.name,
-                String::from_utf8_lossy(&out)
-            ));
+    for (target, exe) in build_both(&checked.program, &name, dir, &format!("p{index}"), "-O1") {
+        match exe {
+            Err(e) => failures.push(format!("{}: {e}", case.name)),
+            Ok(exe) => {
+                let (out, status, err) = run_exe(&exe, &case.input);
+                if out != want_out || status != want_status || err.trim_end() != want_err {
+                    failures.push(format!(
+                        "{} [{target}]: status {status} (want {want_status}), stderr {err:?} (want {want_err:?}), stdout:\n{}",
+                        case.name,
+                        String::from_utf8_lossy(&out)
+                    ));
+                }
+            }
         }
     }
     failures
@@ -708,42 +714,12 @@ fn memory_exhaustion_is_a_runtime_error() {
     }
     let checked = finvara::check(ENDLESS_PUSH).unwrap_or_else(|e| panic!("{e:?}"));
     let dir = scratch_dir("oom");
-    let c_file = dir.join("push.c");
-    std::fs::write(&c_file, finvara::emit_c(&checked.program, "push.fin")).unwrap();
-    let rs_file = dir.join("push.rs");
-    let rust = finvara::emit_rust(&checked.program, "push.fin", true);
-    std::fs::write(&rs_file, &rust[0].contents).unwrap();
-    let builds = [
-        Command::new("cc")
-            .args([
-                "-std=c99",
-                "-O2",
-                "-Wall",
-                "-Wextra",
-                "-Wpedantic",
-                "-Werror",
-            ])
-            .arg(&c_file)
-            .arg("-o")
-            .arg(dir.join("push_c"))
-            .output()
-            .unwrap(),
-        Command::new("rustc")
-            .args(["--edition", "2021", "-O", "-D", "warnings"])
-            .arg(&rs_file)
-            .arg("-o")
-            .arg(dir.join("push_rs"))
-            .output()
-            .unwrap(),
-    ];
-    for b in &builds {
-        assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
-    }
-    for exe in ["push_c", "push_rs"] {
+    for (target, exe) in build_both(&checked.program, "push.fin", &dir, "push", "-O2") {
+        let exe = exe.unwrap_or_else(|e| panic!("{e}"));
         let out = Command::new("sh")
             .arg("-c")
             .arg("ulimit -v 8000 && exec \"$0\" < /dev/null")
-            .arg(dir.join(exe))
+            .arg(&exe)
             .output()
             .unwrap();
         assert_eq!(
@@ -752,7 +728,7 @@ fn memory_exhaustion_is_a_runtime_error() {
                 String::from_utf8_lossy(&out.stderr).as_ref()
             ),
             (Some(1), "error: turn 1 W: memory exhausted\n"),
-            "{exe}"
+            "{target}"
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
