@@ -63,7 +63,13 @@ fn generate(lang: Language, n: usize, seed: u64) -> Vec<(Prog, Ran)> {
             attempt += 1;
             let g = match lang {
                 Language::InfChessPro => {
-                    let size = 8 + rng.below(40);
+                    // Now and then a long program: over 512 statements
+                    // the C back end cuts the program into functions.
+                    let size = if rng.chance(3) {
+                        300 + rng.below(100)
+                    } else {
+                        8 + rng.below(40)
+                    };
                     icp_program(&mut rng, size)
                 }
                 Language::Finvara => {
@@ -232,6 +238,15 @@ fn random_infchesspro_programs_agree_across_back_ends() {
             "too few successful commands"
         );
         assert!(text.contains("\n2\n"), "no count of 2");
+        let statements = |s: &str| {
+            s.lines()
+                .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+                .count()
+        };
+        assert!(
+            progs.iter().any(|(p, _)| statements(&p.source) > 512),
+            "no program long enough for the C back end's chunks"
+        );
     }
     assert_agree(&progs, "icp");
 }
