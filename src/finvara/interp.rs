@@ -14,7 +14,19 @@ pub fn run(
     output: &mut dyn Write,
     max_steps: Option<u64>,
 ) -> Outcome {
-    let kinds: Vec<fin_board::Kind<'_>> = program
+    let kinds = runtime_kinds(program);
+    let mut game = Game::new(&kinds, program.width, program.height, &program.cells);
+    let outcome = execute(program, &mut game, input, output, max_steps);
+    if output.flush().is_err() && outcome == Outcome::Halted {
+        return Outcome::RuntimeError(format!("error: {}", fin_board::CANNOT_WRITE));
+    }
+    outcome
+}
+
+/// The runtime's view of the program's piece kinds, in symbol order:
+/// value (§2, §5.2), royalty, and the path programs of both colours.
+pub fn runtime_kinds(program: &Program) -> Vec<fin_board::Kind<'_>> {
+    program
         .kinds
         .iter()
         .map(|k| {
@@ -26,13 +38,7 @@ pub fn run(
                 code: [&k.code[0], &k.code[1]],
             }
         })
-        .collect();
-    let mut game = Game::new(&kinds, program.width, program.height, &program.cells);
-    let outcome = execute(program, &mut game, input, output, max_steps);
-    if output.flush().is_err() && outcome == Outcome::Halted {
-        return Outcome::RuntimeError(format!("error: {}", fin_board::CANNOT_WRITE));
-    }
-    outcome
+        .collect()
 }
 
 fn execute(

@@ -668,19 +668,7 @@ pub fn fin_program(rng: &mut Rng, turns: usize) -> Generated {
     let Program::Finvara(ir) = header.program else {
         unreachable!()
     };
-    let kinds: Vec<fin_board::Kind<'_>> = ir
-        .kinds
-        .iter()
-        .map(|k| {
-            let (value, value_of) = k.runtime_value();
-            fin_board::Kind {
-                value,
-                value_of,
-                royal: k.royal(),
-                code: [&k.code[0], &k.code[1]],
-            }
-        })
-        .collect();
+    let kinds = icp2c::finvara::interp::runtime_kinds(&ir);
     let mut game = fin_board::Game::new(&kinds, width, height, &ir.cells);
     let mut reader = std::io::Cursor::new(input.as_bytes().to_vec());
     let mut sink = Vec::new();
