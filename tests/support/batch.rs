@@ -11,7 +11,6 @@ use super::{CFLAGS, Ran, run_exe};
 use icp2c::Outcome;
 use icp2c::driver::{self, Language, Program};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// A program to compare, with its input.
 #[derive(Clone, Debug)]
@@ -168,35 +167,9 @@ pub fn build_rust_batch(
         file.push_str(&format!("        {i} => p{i}::main(),\n"));
     }
     file.push_str("        _ => std::process::exit(99),\n    }\n}\n");
-    let rs = dir.join(format!("{stem}.rs"));
-    let exe = dir.join(format!("{stem}_rs"));
-    std::fs::write(&rs, &file).unwrap();
-    let out = Command::new("rustc")
-        .args([
-            "--edition",
-            "2021",
-            // opt-level 0: at opt-level 1 with overflow checks, rustc takes
-            // about 50 s on one program of 550 statements (2.6 s here).
-            "-C",
-            "opt-level=0",
-            "-C",
-            "debug-assertions=on",
-            "-C",
-            "overflow-checks=on",
-        ])
-        .arg(&rs)
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .unwrap();
-    if out.status.success() {
-        Ok(exe)
-    } else {
-        Err(format!(
-            "rustc failed on batch {stem}:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
+    // opt-level 0: at opt-level 1 with overflow checks, rustc takes about
+    // 50 s on one program of 550 statements (2.6 s at 0).
+    super::build_rust_at(&file, dir, stem, 0)
 }
 
 /// The C flags, as a test reports them.

@@ -146,6 +146,17 @@ pub fn build_c(source: &str, dir: &Path, name: &str, extra: &[&str]) -> Result<P
 /// Compiles one Rust file with `rustc -D warnings` (edition 2021, as users
 /// are told to); debug build, so overflow checks catch arithmetic bugs.
 pub fn build_rust(source: &str, dir: &Path, name: &str) -> Result<PathBuf, String> {
+    build_rust_at(source, dir, name, 1)
+}
+
+/// [`build_rust`] at rustc's `opt-level` `opt_level`, overflow checks and
+/// debug assertions on.
+pub fn build_rust_at(
+    source: &str,
+    dir: &Path,
+    name: &str,
+    opt_level: u8,
+) -> Result<PathBuf, String> {
     let rs = dir.join(format!("{name}.rs"));
     let exe = dir.join(format!("{name}_rs"));
     std::fs::write(&rs, source).unwrap();
@@ -156,7 +167,7 @@ pub fn build_rust(source: &str, dir: &Path, name: &str) -> Result<PathBuf, Strin
             "-D",
             "warnings",
             "-C",
-            "opt-level=1",
+            &format!("opt-level={opt_level}"),
             "-C",
             "debug-assertions=on",
             "-C",
