@@ -1,137 +1,270 @@
 //! The one place that knows every language: check a source text in the
 //! language it is written in, then interpret it or hand it to a back end.
 //!
-//! `main.rs` (the only code that does IO) talks to this module alone, so a
-//! new front end (CHEG, next) is one more [`Language`] variant and one more
-//! [`Program`] variant here; the CLI, the crate writer and the test harness
-//! stay as they are. Like the rest of the library it does no IO of its own:
+//! `main.rs` (the only code that does IO) talks to this module alone. Every
+//! language implements [`Lang`] in its folder under `src/lang/`; the
+//! [`languages!`] table below is the list of them, so adding a language
+//! is one new folder and one line in that table: the CLI (`--lang`), the
+//! crate writer and the test harness take their list from
+//! [`Language::ALL`]. Like the rest of the library it does no IO of its own:
 //! the interpreter reads and writes only the streams it is given.
 
-use crate::diagnostic::Diagnostic;
-use crate::{GeneratedFile, Outcome, backend, finvara, icp};
+use crate::codegen::{EmitRequest, Layout, Target, Unsupported};
+use crate::common::diagnostic::Diagnostic;
+use crate::lang::{self, Checked, Lang, RunOptions, UsageError};
+use crate::{GeneratedFile, Outcome};
+use std::any::Any;
+use std::fmt;
 use std::io::{BufRead, Write};
 use std::path::Path;
 
-/// A source language icp2c compiles.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Language {
+/// Declares [`Language`], one variant per implementation of [`Lang`], and
+/// the dispatch from a variant to its implementation.
+macro_rules! languages {
+    ($($(#[$doc:meta])* $variant:ident => $imp:ty,)+) => {
+        /// A source language icp2c compiles.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Language {
+            $($(#[$doc])* $variant,)+
+        }
+
+        impl Language {
+            /// Every language, in the order of the table; the first is the
+            /// default when an extension says nothing.
+            pub const ALL: &'static [Language] = &[$(Language::$variant),+];
+
+            /// The language's name as users know it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Language::$variant => <$imp as Lang>::NAME,)+
+                }
+            }
+
+            /// The file extension that selects the language, without the
+            /// dot; also its name for `--lang`.
+            pub fn extension(self) -> &'static str {
+                match self {
+                    $(Language::$variant => <$imp as Lang>::EXTENSION,)+
+                }
+            }
+
+            fn check_source(self, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
+                match self {
+                    $(Language::$variant => check_as::<$imp>(self, source),)+
+                }
+            }
+        }
+    };
+}
+
+languages! {
     /// InfChessPro (`.icp`), contract `spec/infchesspro.md`.
-    InfChessPro,
+    InfChessPro => lang::icp::InfChessPro,
     /// Finvara (`.fin`), contract `spec/finvara.md`.
-    Finvara,
+    Finvara => lang::finvara::Finvara,
 }
 
 impl Language {
-    /// The language a file name's extension says: `.fin` is Finvara, every
-    /// other name (`.icp`, none, `-`) InfChessPro, the project's first
-    /// language.
+    /// The language a file name's extension says (case-sensitive); every
+    /// other name (none, `-`) is the first language of the table,
+    /// InfChessPro, the project's first language.
     pub fn from_path(path: &Path) -> Language {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("fin") => Language::Finvara,
-            _ => Language::InfChessPro,
-        }
+        let ext = path.extension().and_then(|e| e.to_str());
+        Language::ALL
+            .iter()
+            .copied()
+            .find(|l| Some(l.extension()) == ext)
+            .unwrap_or(Language::ALL[0])
     }
 
-    /// The language's name as users know it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Language::InfChessPro => "InfChessPro",
-            Language::Finvara => "Finvara",
-        }
+    /// The language whose `--lang` name (its extension) is `name`.
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::ALL
+            .iter()
+            .copied()
+            .find(|l| l.extension() == name)
     }
 }
 
-/// A checked program of any language: the IR its back ends read.
-#[derive(Debug)]
-pub enum Program {
-    /// An InfChessPro IR.
-    InfChessPro(icp::ir::Program),
-    /// A Finvara IR.
-    Finvara(finvara::ir::Program),
+/// A checked program of any language: its IR behind the language's
+/// [`Lang`] implementation.
+pub struct Program {
+    language: Language,
+    inner: Box<dyn AnyProgram>,
 }
 
-/// What a successful check gives: the program and its warnings (sorted by
-/// position).
-#[derive(Debug)]
-pub struct Checked {
-    /// The IR.
-    pub program: Program,
-    /// Warnings, never errors.
-    pub warnings: Vec<Diagnostic>,
+impl fmt::Debug for Program {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Program")
+            .field("language", &self.language)
+            .field("ir", &self.inner)
+            .finish()
+    }
+}
+
+/// A language's IR with its language's operations, as an object.
+trait AnyProgram: fmt::Debug + Send + Sync {
+    fn run(
+        &self,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError>;
+    fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported>;
+    fn ir(&self) -> &dyn Any;
+}
+
+struct Held<L: Lang>(L::Program);
+
+impl<L: Lang> fmt::Debug for Held<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl<L: Lang + 'static> AnyProgram for Held<L> {
+    fn run(
+        &self,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        L::run(&self.0, input, output, options)
+    }
+
+    fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported> {
+        L::emit(&self.0, request)
+    }
+
+    fn ir(&self) -> &dyn Any {
+        &self.0
+    }
+}
+
+fn check_as<L: Lang + 'static>(
+    language: Language,
+    source: &str,
+) -> Result<Checked<Program>, Vec<Diagnostic>> {
+    let by_position = |d: &Diagnostic| (d.primary.span.start, d.primary.span.end);
+    match L::check(source) {
+        Ok(Checked {
+            program,
+            mut warnings,
+        }) => {
+            warnings.sort_by_key(by_position);
+            Ok(Checked {
+                program: Program {
+                    language,
+                    inner: Box::new(Held::<L>(program)),
+                },
+                warnings,
+            })
+        }
+        Err(mut errors) => {
+            errors.sort_by_key(by_position);
+            Err(errors)
+        }
+    }
 }
 
 /// Parses, validates and lowers `source` as `language`. Errors: every
-/// diagnostic of the program at once, sorted by position (InfChessPro §8,
-/// Finvara §6).
-pub fn check(language: Language, source: &str) -> Result<Checked, Vec<Diagnostic>> {
-    match language {
-        Language::InfChessPro => icp::check(source).map(|c| Checked {
-            program: Program::InfChessPro(c.program),
-            warnings: c.warnings,
-        }),
-        Language::Finvara => finvara::check(source).map(|c| Checked {
-            program: Program::Finvara(c.program),
-            warnings: c.warnings,
-        }),
-    }
+/// diagnostic of the program at once; errors and warnings are sorted by
+/// position (start, then end) whatever the language.
+pub fn check(language: Language, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
+    language.check_source(source)
 }
 
 impl Program {
+    /// The program's language.
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    /// The language's IR, when `L` is the program's language.
+    pub fn ir<L: Lang + 'static>(&self) -> Option<&L::Program> {
+        self.inner.ir().downcast_ref::<L::Program>()
+    }
+
     /// Interprets the program: `input` is its standard input, `output` its
-    /// standard output. `max_steps` bounds the statements (InfChessPro) or
-    /// moves (Finvara) executed.
+    /// standard output. `Err`: options the language refuses (nothing ran).
+    pub fn run_with(
+        &self,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        self.inner.run(input, output, options)
+    }
+
+    /// Interprets the program with no language options: `max_steps`
+    /// bounds the steps (statements in InfChessPro, moves in Finvara).
     pub fn run(
         &self,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
         max_steps: Option<u64>,
     ) -> Outcome {
-        match self {
-            Program::InfChessPro(p) => icp::interp::run(p, input, output, max_steps),
-            Program::Finvara(p) => finvara::run(p, input, output, max_steps),
+        let options = RunOptions {
+            max_steps,
+            args: Vec::new(),
+        };
+        match self.inner.run(input, output, &options) {
+            Ok(outcome) => outcome,
+            Err(UsageError(message)) => Outcome::RuntimeError(format!("error: {message}")),
         }
     }
 
-    /// One standalone C99 file needing only libc. `source_name` is the file
-    /// name written in its header comment.
+    /// Generates `target` laid out as `layout`. `source_name` is written in
+    /// the generated header; a crate's package is named after `stem`.
+    pub fn emit(
+        &self,
+        target: Target,
+        layout: Layout,
+        source_name: &str,
+        stem: &str,
+    ) -> Result<Vec<GeneratedFile>, Unsupported> {
+        self.inner.emit(&EmitRequest {
+            target,
+            layout,
+            source_name,
+            stem,
+        })
+    }
+
+    /// One file of `target` (the runtime pasted in).
+    pub fn emit_file(&self, target: Target, source_name: &str) -> Result<String, Unsupported> {
+        let mut files = self.emit(target, Layout::File, source_name, "")?;
+        Ok(files.pop().map(|f| f.contents).unwrap_or_default())
+    }
+
+    /// One standalone C99 file needing only libc. Panics if the language
+    /// has no C back end; [`Program::emit_file`] asks instead.
     pub fn emit_c(&self, source_name: &str) -> String {
-        match self {
-            Program::InfChessPro(p) => backend::c::emit(p, source_name),
-            Program::Finvara(p) => finvara::emit_c(p, source_name),
-        }
+        self.emit_file(Target::C, source_name)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// One self-contained Rust file that `rustc --edition 2021` builds.
+    /// Panics if the language has no Rust back end.
     pub fn emit_rust(&self, source_name: &str) -> String {
-        match self {
-            Program::InfChessPro(p) => backend::rust::emit(p, source_name),
-            Program::Finvara(p) => finvara::emit_rust(p, source_name, true)
-                .into_iter()
-                .next()
-                .map(|f| f.contents)
-                .unwrap_or_default(),
-        }
+        self.emit_file(Target::Rust, source_name)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// A Cargo crate: `Cargo.toml` (package named after `stem`, made a
-    /// valid crate name, first line [`backend::rust::CRATE_MARKER`]),
+    /// valid crate name, first line [`crate::codegen::cargo::CRATE_MARKER`]),
     /// `src/main.rs` and `src/icp_rt.rs` (the runtime). Paths are relative
-    /// to the crate's folder.
+    /// to the crate's folder. Panics if the language has no Rust back end.
     pub fn emit_crate(&self, source_name: &str, stem: &str) -> Vec<GeneratedFile> {
-        match self {
-            Program::InfChessPro(p) => backend::rust::emit_crate(p, source_name, stem),
-            Program::Finvara(p) => {
-                let mut files = vec![backend::rust::cargo_toml(source_name, stem)];
-                files.extend(finvara::emit_rust(p, source_name, false));
-                files
-            }
-        }
+        self.emit(Target::Rust, Layout::Crate, source_name, stem)
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::cargo::CRATE_MARKER;
 
     #[test]
     fn extension_picks_the_language() {
@@ -145,17 +278,48 @@ mod tests {
             Language::from_path(Path::new("a.FIN.txt")),
             Language::InfChessPro
         );
+        assert_eq!(Language::from_name("fin"), Some(Language::Finvara));
+        assert_eq!(Language::from_name("cheg"), None);
     }
 
     #[test]
-    fn finvara_crate_has_a_manifest_a_main_and_a_runtime() {
-        let src = "(k):\n+--+\n|kW|\n+--+\nTurn 1 W: k a1 checks turn 1\n";
-        let checked = check(Language::Finvara, src).expect("valid program");
-        let files = checked.program.emit_crate("t.fin", "My Prog");
-        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-        assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-        assert!(files[0].contents.starts_with(backend::rust::CRATE_MARKER));
-        assert!(files[0].contents.contains("name = \"my_prog\""));
+    fn every_language_makes_a_crate_with_a_manifest_a_main_and_a_runtime() {
+        let sources = [
+            (Language::InfChessPro, "1. \"hi\"\n"),
+            (
+                Language::Finvara,
+                "(k):\n+--+\n|kW|\n+--+\nTurn 1 W: k a1 checks turn 1\n",
+            ),
+        ];
+        for (language, src) in sources {
+            let checked = check(language, src).expect("valid program");
+            let files = checked.program.emit_crate("t.src", "My Prog");
+            let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+            assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
+            assert!(files[0].contents.starts_with(CRATE_MARKER));
+            assert!(files[0].contents.contains("name = \"my_prog\""));
+            let c_crate = checked.program.emit(Target::C, Layout::Crate, "t", "t");
+            assert!(c_crate.is_err(), "{language:?}");
+        }
+    }
+
+    #[test]
+    fn the_ir_is_reached_through_its_language() {
+        let checked = check(Language::InfChessPro, "1. \"hi\"\n").unwrap();
+        assert!(checked.program.ir::<lang::icp::InfChessPro>().is_some());
+        assert!(checked.program.ir::<lang::finvara::Finvara>().is_none());
+    }
+
+    #[test]
+    fn languages_without_options_refuse_them() {
+        let checked = check(Language::InfChessPro, "1. \"hi\"\n").unwrap();
+        let options = RunOptions {
+            max_steps: None,
+            args: vec!["--fen".into()],
+        };
+        let mut out = Vec::new();
+        let r = checked.program.run_with(&mut &b""[..], &mut out, &options);
+        assert!(r.is_err() && out.is_empty());
     }
 
     #[test]

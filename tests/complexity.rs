@@ -8,7 +8,8 @@
 //! embeds); the generated C carries its own runtime, so it is compiled with
 //! `cc` and run too (skipped, with a note, when no `cc` is found).
 
-use icp2c::{Outcome, backend, icp};
+use icp2c::Outcome;
+use icp2c::lang::icp::{self, backend};
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -138,7 +139,7 @@ fn generated_c_slides_do_not_walk_the_distance() {
 /// empty line; a scan over the rooks would cost 4·10^6 per hop).
 #[test]
 fn check_test_does_not_scan_the_pieces() {
-    use icp2c::runtime::icp_board::{Board, Colour, Kind};
+    use icp2c::lang::icp::runtime::board::{Board, Colour, Kind};
     let kings = 200i64;
     let rooks = 20_000i64;
     let mut b = Board::new(3);

@@ -17,7 +17,8 @@
 
 use icp2c::Outcome;
 use icp2c::diagnostic;
-use icp2c::finvara;
+use icp2c::lang::Lang;
+use icp2c::lang::finvara;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -113,7 +114,7 @@ fn interpret(case: &Case) -> (Vec<u8>, i32, Option<String>) {
     let checked = check_file(&case.path);
     let mut input = std::io::Cursor::new(case.input.clone());
     let mut output = Vec::new();
-    let outcome = finvara::run(&checked.program, &mut input, &mut output, Some(10_000_000));
+    let outcome = finvara::interp::run(&checked.program, &mut input, &mut output, Some(10_000_000));
     let err = match &outcome {
         Outcome::RuntimeError(line) => Some(line.clone()),
         _ => None,
@@ -175,7 +176,7 @@ fn step_limit_counts_moves() {
     let checked = check_file(&root().join("examples/countdown.fin"));
     let mut input = std::io::Cursor::new(b"1000\n".to_vec());
     let mut output = Vec::new();
-    let outcome = finvara::run(&checked.program, &mut input, &mut output, Some(7));
+    let outcome = finvara::interp::run(&checked.program, &mut input, &mut output, Some(7));
     assert_eq!(outcome, Outcome::StepLimit(7));
     assert_eq!(output, b"1000\n");
     assert_eq!(outcome.exit_status(), 3);
@@ -448,7 +449,7 @@ fn no_panic_on_garbage_or_mutated_programs() {
         if let Ok(checked) = finvara::check(&source) {
             let mut input = std::io::Cursor::new(b"3 -2 x".to_vec());
             let mut output = Vec::new();
-            let _ = finvara::run(&checked.program, &mut input, &mut output, Some(200));
+            let _ = finvara::interp::run(&checked.program, &mut input, &mut output, Some(200));
         } else if let Err(errors) = finvara::check(&source) {
             assert!(!errors.is_empty());
             let _ = diagnostic::render("fuzz.fin", &source, &errors);
@@ -509,19 +510,24 @@ fn deep_nesting_and_huge_numbers_are_diagnostics() {
 fn generated_code_is_deterministic_and_comments_are_safe() {
     let checked = check_file(&root().join("tests/programs/finvara/stack_wrap.fin"));
     let name = "we*/ird??=/*name\n.fin";
-    let c1 = finvara::emit_c(&checked.program, name);
-    let c2 = finvara::emit_c(&checked.program, name);
+    let c1 = finvara::backend::emit_c(&checked.program, name);
+    let c2 = finvara::backend::emit_c(&checked.program, name);
     assert_eq!(c1, c2);
     assert!(!c1.contains("??"), "trigraph in generated C");
     assert!(!c1.contains("ird*/"));
-    let r1 = finvara::emit_rust(&checked.program, name, true);
-    let r2 = finvara::emit_rust(&checked.program, name, true);
+    let r1 = finvara::backend::emit_rust(&checked.program, name, true);
+    let r2 = finvara::backend::emit_rust(&checked.program, name, true);
     assert_eq!(r1, r2);
-    assert_eq!(r1.len(), 1);
-    assert_eq!(r1[0].path, "main.rs");
-    assert!(r1[0].contents.contains("mod icp_rt {"));
-    assert!(!r1[0].contents.contains("unsafe {") && !r1[0].contents.contains("unsafe fn"));
-    let crate_files = finvara::emit_rust(&checked.program, name, false);
+    assert!(r1.contains("mod icp_rt {"));
+    assert!(!r1.contains("unsafe {") && !r1.contains("unsafe fn"));
+    let request = icp2c::codegen::EmitRequest {
+        target: icp2c::codegen::Target::Rust,
+        layout: icp2c::codegen::Layout::Crate,
+        source_name: name,
+        stem: "stack_wrap",
+    };
+    let crate_files = finvara::Finvara::emit(&checked.program, &request).unwrap();
+    let crate_files = &crate_files[1..];
     let paths: Vec<&str> = crate_files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, vec!["src/main.rs", "src/icp_rt.rs"]);
     assert!(crate_files[0].contents.contains("mod icp_rt;"));
@@ -603,14 +609,14 @@ fn build_both(
             ))
         }
     };
-    let rust = finvara::emit_rust(program, name, true).remove(0).contents;
+    let rust = finvara::backend::emit_rust(program, name, true);
     [
         (
             "c",
             build(
                 "c",
                 dir.join(format!("{stem}.c")),
-                finvara::emit_c(program, name),
+                finvara::backend::emit_c(program, name),
                 Command::new("cc").args([
                     "-std=c99",
                     c_opt,

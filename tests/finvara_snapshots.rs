@@ -10,7 +10,7 @@ mod support;
 
 use icp2c::diagnostic;
 use icp2c::driver::{self, Language};
-use icp2c::finvara::backend::{C_RUNTIME, RUST_RUNTIME};
+use icp2c::lang::finvara::backend::{C_RUNTIME, RUST_RUNTIME};
 
 /// The runtimes are tested on their own; the snapshots show the program
 /// around them.

@@ -7,8 +7,8 @@
 mod support;
 
 use icp2c::Outcome;
-use icp2c::backend;
-use icp2c::icp;
+use icp2c::lang::icp;
+use icp2c::lang::icp::backend;
 use support::{Case, Ran, build_c, build_rust, cases, parallel, run_exe, show};
 
 fn interpret(case: &Case) -> Ran {

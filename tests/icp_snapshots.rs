@@ -6,12 +6,13 @@
 #[macro_use]
 mod support;
 
-use icp2c::{backend, diagnostic, icp};
+use icp2c::diagnostic;
+use icp2c::lang::icp::{self, backend};
 
 /// The C runtime and the Rust runtime are tested on their own; the
 /// snapshots show the program around them.
 fn without_runtimes(text: &str) -> String {
-    let c_runtime = include_str!("../templates/c/runtime.c");
+    let c_runtime = include_str!("../src/lang/icp/runtime/board.c");
     text.replace(c_runtime, "/* … templates/c/runtime.c … */\n")
         .replace(backend::rust::RUNTIME, "// … src/runtime/icp_board.rs …\n")
 }
@@ -26,7 +27,7 @@ fn generated_code_of_every_example() {
         let file = format!("{}.icp", case.name);
         let c = backend::c::emit(&program, &file);
         assert!(
-            c.contains(include_str!("../templates/c/runtime.c")),
+            c.contains(include_str!("../src/lang/icp/runtime/board.c")),
             "the C runtime is embedded verbatim"
         );
         assert_source_snapshot!(format!("c__{}", case.name), source, without_runtimes(&c));
@@ -51,7 +52,13 @@ fn crate_layout_of_every_example() {
         let source = std::fs::read_to_string(&case.path).unwrap();
         let program = icp::check(&source).unwrap().program;
         let file = format!("examples/{}.icp", case.name);
-        let files = backend::rust::emit_crate(&program, &file, &case.name);
+        let request = icp2c::codegen::EmitRequest {
+            target: icp2c::codegen::Target::Rust,
+            layout: icp2c::codegen::Layout::Crate,
+            source_name: &file,
+            stem: &case.name,
+        };
+        let files = backend::rust::emit_crate(&program, &request);
         let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
         assert!(files[2].contents.ends_with(backend::rust::RUNTIME));

@@ -7,7 +7,6 @@
 
 mod support;
 
-use icp2c::backend;
 use icp2c::driver::{self, Language};
 use std::process::Command;
 
@@ -85,7 +84,9 @@ fn generated_crates_build_and_pass_clippy() {
             "cargo build on {name}:\n{}",
             String::from_utf8_lossy(&build.stderr)
         );
-        let exe = target.join("debug").join(backend::rust::crate_name(name));
+        let exe = target
+            .join("debug")
+            .join(icp2c::codegen::cargo::crate_name(name));
         let program = driver::check(*language, source).unwrap().program;
         let inputs: Vec<&[u8]> = if i == truth_machine {
             vec![b"0\n", b"1\n"]

@@ -1,4 +1,4 @@
-/* Tests of the C board runtime (templates/c/runtime.c) against the spec
+/* Tests of the C board runtime (src/lang/icp/runtime/board.c) against the spec
  * (shared/spec/infchesspro.md) and docs/runtime-design.md.
  *
  * Build and run (from the repository root):
@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../templates/c/runtime.c"
+#include "../../src/lang/icp/runtime/board.c"
 
 /* ------------------------------------------------------------ framework */
 

@@ -104,10 +104,7 @@ fn as_module(program: &Program, file_name: &str) -> (String, String) {
         .iter()
         .find(|f| f.path == "src/icp_rt.rs")
         .expect("a crate has src/icp_rt.rs");
-    let rt_name = match program {
-        Program::InfChessPro(_) => "rt_icp",
-        Program::Finvara(_) => "rt_fin",
-    };
+    let rt_name = format!("rt_{}", program.language().extension());
     let mut text = String::with_capacity(main.contents.len() + 64);
     let (mut uses, mut mains) = (0, 0);
     for line in main.contents.lines() {
@@ -139,14 +136,11 @@ pub fn build_rust_batch(
     stem: &str,
 ) -> Result<PathBuf, String> {
     let mut file = String::from("#![allow(warnings)]\n");
-    let mut runtimes: Vec<(&str, String)> = Vec::new();
+    let mut runtimes: Vec<(String, String)> = Vec::new();
     let mut modules = String::new();
     for (i, (program, file_name)) in programs.iter().enumerate() {
         let (module, rt) = as_module(program, file_name);
-        let rt_name = match program {
-            Program::InfChessPro(_) => "rt_icp",
-            Program::Finvara(_) => "rt_fin",
-        };
+        let rt_name = format!("rt_{}", program.language().extension());
         match runtimes.iter().find(|(n, _)| *n == rt_name) {
             Some((_, text)) => assert!(*text == rt, "the runtime differs between programs"),
             None => runtimes.push((rt_name, rt)),

@@ -8,8 +8,8 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
-use icp2c::driver::{self, Language, Program};
-use icp2c::runtime::fin_board;
+use icp2c::driver::{self, Language};
+use icp2c::lang::finvara::runtime::board as fin_board;
 
 /// SplitMix64: tiny, deterministic, good enough for test generation.
 #[derive(Clone, Debug)]
@@ -665,10 +665,11 @@ pub fn fin_program(rng: &mut Rng, turns: usize) -> Generated {
     let Ok(header) = header else {
         panic!("generated header rejected:\n{out}");
     };
-    let Program::Finvara(ir) = header.program else {
-        unreachable!()
-    };
-    let kinds = icp2c::finvara::interp::runtime_kinds(&ir);
+    let ir = header
+        .program
+        .ir::<icp2c::lang::finvara::Finvara>()
+        .expect("a Finvara program");
+    let kinds = icp2c::lang::finvara::interp::runtime_kinds(ir);
     let mut game = fin_board::Game::new(&kinds, width, height, &ir.cells);
     let mut reader = std::io::Cursor::new(input.as_bytes().to_vec());
     let mut sink = Vec::new();

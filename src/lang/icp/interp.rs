@@ -1,11 +1,11 @@
 //! The InfChessPro interpreter (`icp2c run`): drives the shared board
-//! runtime ([`crate::runtime::icp_board`], the same source the generated
+//! runtime ([`crate::lang::icp::runtime::board`], the same source the generated
 //! Rust embeds) over the IR. It is the behavioural reference for every back
 //! end (§4–§8).
 
 use super::ir::{Colour, Command, PieceKind, Program, Target, Value};
 use crate::Outcome;
-use crate::runtime::icp_board::{self as rt, Board, Fault, Input};
+use crate::lang::icp::runtime::board::{self as rt, Board, Fault, Input};
 use std::io::{BufRead, BufWriter, Write};
 
 /// Most `*` a statement can hold: four squares of a move plus two targets.

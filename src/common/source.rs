@@ -2,7 +2,7 @@
 //!
 //! Spans everywhere are byte offsets into the decoded text.
 
-use crate::diagnostic::Diagnostic;
+use crate::common::diagnostic::Diagnostic;
 
 /// Decodes `bytes` as UTF-8 (§1 of both contracts: a source file is UTF-8
 /// text).

@@ -1,4 +1,5 @@
-//! Back ends: IR → view model → askama template → C or Rust text.
+//! The InfChessPro back ends' shared step: IR → plan. (Then view model →
+//! askama template → C or Rust text, in `c.rs` and `rust.rs`.)
 //!
 //! [`plan`] works out, once for both targets, what each statement does
 //! after its command: where control goes on success and on failure (§5),
@@ -6,14 +7,7 @@
 //! into view models of plain, already-escaped strings; the templates only
 //! lay them out.
 
-pub mod c;
-pub mod escape;
-pub mod rust;
-
-use crate::icp::ir::{Command, Program, Statement, Target};
-
-/// The version written into generated headers.
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::lang::icp::ir::{Command, Program, Statement, Target};
 
 /// Where control goes after a statement (§5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

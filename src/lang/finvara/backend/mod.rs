@@ -8,14 +8,13 @@
 //! in, walks it. Output is deterministic byte for byte.
 
 use super::ir::{Action, Program, Value};
-use crate::GeneratedFile;
-use crate::runtime::fin_board;
+use crate::lang::finvara::runtime::board as fin_board;
 use askama::Template;
 
 /// The C runtime, pasted into every generated C file (not parsed by askama).
-pub const C_RUNTIME: &str = include_str!("../../templates/finvara/c/runtime.c");
+pub const C_RUNTIME: &str = include_str!("../runtime/board.c");
 /// The Rust runtime: the very file the interpreter uses.
-pub const RUST_RUNTIME: &str = include_str!("../runtime/fin_board.rs");
+pub const RUST_RUNTIME: &str = include_str!("../runtime/board.rs");
 
 /// Makes user text safe inside a C `/* */` or Rust `//` comment: no control
 /// characters, only ASCII, and never `*/`, `/*` or `??` (trigraphs).
@@ -231,9 +230,10 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
     with_newline(view.render().unwrap_or_default())
 }
 
-/// Generated Rust: one `main.rs` with the runtime inlined, or `src/main.rs`
-/// and `src/icp_rt.rs` for a cargo crate.
-pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Vec<GeneratedFile> {
+/// Generated Rust: one `main.rs` with the runtime inlined (`single_file`),
+/// or the `src/main.rs` of a crate, which declares `mod icp_rt;` (see
+/// [`runtime_module`]).
+pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> String {
     let arrays = code_arrays(program, true);
     let kinds = program
         .kinds
@@ -294,24 +294,12 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Vec<G
         input: if has_steps { "input" } else { "_input" },
         output: if has_steps { "output" } else { "_output" },
     };
-    let main = with_newline(view.render().unwrap_or_default());
-    if single_file {
-        vec![GeneratedFile {
-            path: "main.rs".to_string(),
-            contents: main,
-        }]
-    } else {
-        vec![
-            GeneratedFile {
-                path: "src/main.rs".to_string(),
-                contents: main,
-            },
-            GeneratedFile {
-                path: "src/icp_rt.rs".to_string(),
-                contents: format!("#![allow(dead_code)]\n{}\n", RUST_RUNTIME.trim_end()),
-            },
-        ]
-    }
+    with_newline(view.render().unwrap_or_default())
+}
+
+/// The runtime as a module file of a generated crate (`src/icp_rt.rs`).
+pub fn runtime_module() -> String {
+    format!("#![allow(dead_code)]\n{}\n", RUST_RUNTIME.trim_end())
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Lowers a notation (§2.1) to a path program for one colour on one board
-//! (format: `crate::runtime::fin_board`). Everything that does not depend
+//! (format: `crate::lang::finvara::runtime::board`). Everything that does not depend
 //! on the position is decided here: the jump vectors of each leap with its
 //! direction filter turned for the colour (black sees the board rotated by
 //! 180°), vectors that can never land on this board dropped, ranks turned
@@ -14,7 +14,7 @@
 
 use super::ast::{Dir, Node};
 use super::ir::Colour;
-use crate::runtime::fin_board::*;
+use crate::lang::finvara::runtime::board::*;
 
 /// The path program of kind `this` (an index into `kinds`) for `colour`.
 pub fn lower(

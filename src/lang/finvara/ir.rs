@@ -1,6 +1,6 @@
 //! The checked, lowered program: everything the interpreter and the back
 //! ends need, with every notation already turned into path programs
-//! (see `crate::runtime::fin_board` for their format).
+//! (see `crate::lang::finvara::runtime::board` for their format).
 
 /// What a piece is worth when captured (§5.2) or dropped into a hole (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,7 +34,7 @@ impl Kind {
 
     /// (value, value_of) as the runtime encodes them.
     pub fn runtime_value(&self) -> (i64, i32) {
-        use crate::runtime::fin_board::{VALUE_INT, VALUE_X, VALUE_Y};
+        use crate::lang::finvara::runtime::board::{VALUE_INT, VALUE_X, VALUE_Y};
         match self.value {
             Some(Value::Int(v)) => (v, VALUE_INT),
             Some(Value::X) => (0, VALUE_X),

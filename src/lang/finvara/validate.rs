@@ -4,8 +4,8 @@
 use super::ast::*;
 use super::ir::{self, Action, Colour, Program, Value};
 use super::lower;
-use crate::diagnostic::Diagnostic;
-use crate::runtime::fin_board;
+use super::runtime::board as fin_board;
+use crate::common::diagnostic::Diagnostic;
 
 /// Largest notation of one kind, in units, once every `"s"` is expanded.
 pub const MAX_NOTATION_UNITS: u64 = 10_000;

@@ -1,9 +1,9 @@
 //! The interpreter (`icp2c run`): runs the move list (§5) on the shared
-//! runtime `crate::runtime::fin_board`, exactly as the generated programs do.
+//! runtime `crate::lang::finvara::runtime::board`, exactly as the generated programs do.
 
 use super::ir::{Action, Program};
+use super::runtime::board::{self as fin_board, Game};
 use crate::Outcome;
-use crate::runtime::fin_board::{self, Game};
 use std::io::{BufRead, Write};
 
 /// Runs `program`. `max_steps` bounds the number of moves executed

@@ -1,10 +1,8 @@
 //! The InfChessPro syntax tree: what the parser read, with spans (byte
 //! offsets into the source) on everything a diagnostic may point at.
 
-use std::ops::Range;
-
 /// Byte range in the source text.
-pub type Span = Range<usize>;
+pub use crate::common::Span;
 
 /// A parsed program: statement lines in file order (§1).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@
 //! Nesting deeper than [`MAX_DEPTH`] is reported, never overflows the stack.
 
 use super::ast::{Dir, Node, Span};
-use crate::diagnostic::Diagnostic;
+use crate::common::diagnostic::Diagnostic;
 
 /// Deepest nesting of brackets accepted in one notation.
 pub const MAX_DEPTH: usize = 64;

@@ -3,8 +3,8 @@
 //! one bad line never hides errors on the others.
 
 use super::ast::{Command, LabelAt, Name, Operand, PieceKind, Program, Span, Statement, Suffix};
-use crate::diagnostic::Diagnostic;
-use crate::source;
+use crate::common::diagnostic::Diagnostic;
+use crate::common::source;
 
 /// Parses every line of `source`. Returns the statements that parsed and
 /// the errors of those that did not (both in line order).
@@ -597,8 +597,8 @@ mod tests {
 
     #[test]
     fn blanks_between_items() {
-        let spaced = crate::icp::check("1. x = R 0 , 5").unwrap().program;
-        let tight = crate::icp::check("1.x=R0,5").unwrap().program;
+        let spaced = crate::lang::icp::check("1. x = R 0 , 5").unwrap().program;
+        let tight = crate::lang::icp::check("1.x=R0,5").unwrap().program;
         assert_eq!(spaced.statements[0].command, tight.statements[0].command);
     }
 

@@ -2,10 +2,9 @@
 //! that needs more than one line.
 
 use super::ir::Colour;
-use std::ops::Range;
 
 /// A byte range in the source.
-pub type Span = Range<usize>;
+pub use crate::common::Span;
 
 /// A direction filter of a leap (§2.1), seen from the moving player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

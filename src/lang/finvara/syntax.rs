@@ -5,7 +5,7 @@
 use super::ast::*;
 use super::ir::Colour;
 use super::notation;
-use crate::diagnostic::Diagnostic;
+use crate::common::diagnostic::Diagnostic;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Section {

@@ -1,21 +1,22 @@
 //! The C back end: one C99 file needing only libc, with the board runtime
-//! (`templates/c/runtime.c`) embedded. Statements are the cases of a
+//! (`runtime/board.c`) embedded. Statements are the cases of a
 //! `switch` on the current label inside a loop; a `*` jump target goes
 //! through the same switch, whose `default` reports the missing label (§5,
 //! §8).
 
-use super::escape::{c_string_chunks, comment};
-use super::{Jump, StepPlan, VERSION, has_input_jumps, max_inputs, plan};
-use crate::icp::interp::{runtime_colour, runtime_kind};
-use crate::icp::ir::{Command, Program, Value};
-use crate::runtime::icp_board as rt;
+use super::plan::{Jump, StepPlan, has_input_jumps, max_inputs, plan};
+use crate::codegen::VERSION;
+use crate::codegen::escape::{c_string_chunks, comment};
+use crate::lang::icp::interp::{runtime_colour, runtime_kind};
+use crate::lang::icp::ir::{Command, Program, Value};
+use crate::lang::icp::runtime::board as rt;
 use askama::Template;
 
 /// The C board runtime, pasted verbatim into every generated program.
-const RUNTIME: &str = include_str!("../../templates/c/runtime.c");
+const RUNTIME: &str = include_str!("../runtime/board.c");
 
 #[derive(Template)]
-#[template(path = "c/program.c", escape = "none")]
+#[template(path = "icp/c/program.c", escape = "none")]
 struct ProgramView {
     source_name: String,
     version: &'static str,
@@ -111,7 +112,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
     if plans.len() <= CHUNK {
         view.cases = plans.iter().map(|p| case(p, "goto icp_halt;")).collect();
     } else {
-        let parts: Vec<&[super::StepPlan<'_>]> = plans.chunks(CHUNK).collect();
+        let parts: Vec<&[super::plan::StepPlan<'_>]> = plans.chunks(CHUNK).collect();
         for (k, part) in parts.iter().enumerate() {
             let first = part.first().map_or(0, |p| p.statement.label);
             let last = part.last().map_or(0, |p| p.statement.label);
@@ -157,14 +158,14 @@ fn value(v: Value) -> String {
     }
 }
 
-fn colour(c: crate::icp::ir::Colour) -> &'static str {
+fn colour(c: crate::lang::icp::ir::Colour) -> &'static str {
     match runtime_colour(c) {
         rt::Colour::White => "ICP_WHITE",
         rt::Colour::Black => "ICP_BLACK",
     }
 }
 
-fn kind(k: crate::icp::ir::PieceKind) -> &'static str {
+fn kind(k: crate::lang::icp::ir::PieceKind) -> &'static str {
     match runtime_kind(k) {
         rt::Kind::King => "ICP_KING",
         rt::Kind::Queen => "ICP_QUEEN",

@@ -2,7 +2,7 @@
 //! targets) and finds likely mistakes worth a warning.
 
 use super::ast::{Command, Operand, Program};
-use crate::diagnostic::Diagnostic;
+use crate::common::diagnostic::Diagnostic;
 use std::collections::BTreeSet;
 
 /// Returns the errors and warnings of `program`, in line order per kind.

@@ -1,0 +1,98 @@
+//! Finvara (`.fin`), the fairy-chess stack language. The contract is
+//! shared/spec/finvara.md; section numbers (§) below refer to it.
+//!
+//! Flow: [`syntax`] (lines, §1–§3, §5) and [`notation`] (§2.1) build the
+//! [`ast`]; [`validate`] checks what needs the whole program (§2 symbols,
+//! §3 board, §5 turn order and jump targets) and builds the [`ir`], with
+//! [`lower`] turning each notation into path programs; then [`interp`]
+//! runs it on the shared runtime (`crate::lang::finvara::runtime::board`) or
+//! [`backend`] renders C or Rust through askama templates.
+
+pub mod ast;
+pub mod backend;
+pub mod interp;
+pub mod ir;
+pub mod lower;
+pub mod notation;
+pub mod syntax;
+pub mod validate;
+
+/// The board runtime: `board.rs` is compiled into icp2c (the interpreter)
+/// and pasted into generated Rust; `board.c` is its C port, pasted into
+/// generated C.
+pub mod runtime {
+    pub mod board;
+}
+
+use super::{Lang, RunOptions, UsageError, no_language_options};
+use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use crate::common::diagnostic::Diagnostic;
+use crate::{GeneratedFile, Outcome};
+use std::io::{BufRead, Write};
+
+/// A program that passed every check, and the warnings found on the way.
+pub type Checked = super::Checked<ir::Program>;
+
+/// Finvara, as the driver sees it.
+pub struct Finvara;
+
+impl Lang for Finvara {
+    type Program = ir::Program;
+    const NAME: &'static str = "Finvara";
+    const EXTENSION: &'static str = "fin";
+
+    fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
+        check(source)
+    }
+
+    /// A step is a move executed.
+    fn run(
+        program: &ir::Program,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        no_language_options(Self::NAME, options)?;
+        Ok(interp::run(program, input, output, options.max_steps))
+    }
+
+    fn emit(
+        program: &ir::Program,
+        request: &EmitRequest<'_>,
+    ) -> Result<Vec<GeneratedFile>, Unsupported> {
+        let name = request.source_name;
+        match (request.target, request.layout) {
+            (Target::C, Layout::File) => {
+                Ok(codegen::one_file(Target::C, backend::emit_c(program, name)))
+            }
+            (Target::Rust, Layout::File) => Ok(codegen::one_file(
+                Target::Rust,
+                backend::emit_rust(program, name, true),
+            )),
+            (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
+                request,
+                backend::emit_rust(program, name, false),
+                backend::runtime_module(),
+            )),
+            (target, layout) => Err(Unsupported {
+                language: Self::NAME,
+                target,
+                layout,
+            }),
+        }
+    }
+}
+
+/// Parse + validate + lower. All errors at once (file:line:col + caret
+/// through our `Diagnostic`), sorted by position (§6).
+pub fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
+    let (file, mut errors) = syntax::parse(source);
+    let (program, more, mut warnings) = validate::validate(&file);
+    errors.extend(more);
+    errors.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    warnings.sort_by_key(|d| (d.primary.span.start, d.primary.span.end));
+    match program {
+        Some(program) if errors.is_empty() => Ok(Checked { program, warnings }),
+        _ => Err(errors),
+    }
+}

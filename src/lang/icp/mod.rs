@@ -1,0 +1,103 @@
+//! InfChessPro (`.icp`): the front end (parse → validate → lower to IR).
+//!
+//! The contract is `spec/infchesspro.md` of the shared folder; the project's
+//! own language reference is `docs/infchesspro.md`.
+
+pub mod ast;
+pub mod interp;
+pub mod ir;
+pub mod lower;
+pub mod syntax;
+pub mod validate;
+
+/// IR → view model → `templates/icp/{c,rust}/program.*`.
+pub mod backend {
+    pub mod c;
+    pub mod plan;
+    pub mod rust;
+}
+
+/// The board runtime: `board.rs` is compiled into icp2c (the interpreter)
+/// and pasted into generated Rust; `board.c` is its C port, pasted into
+/// generated C.
+pub mod runtime {
+    pub mod board;
+}
+
+use super::{Lang, RunOptions, UsageError, no_language_options};
+use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use crate::common::diagnostic::Diagnostic;
+use crate::{GeneratedFile, Outcome};
+use std::io::{BufRead, Write};
+
+/// A program that passed every check, with the warnings found on the way.
+pub type Checked = super::Checked<ir::Program>;
+
+/// InfChessPro, as the driver sees it.
+pub struct InfChessPro;
+
+impl Lang for InfChessPro {
+    type Program = ir::Program;
+    const NAME: &'static str = "InfChessPro";
+    const EXTENSION: &'static str = "icp";
+
+    fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
+        check(source)
+    }
+
+    /// A step is a statement.
+    fn run(
+        program: &ir::Program,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        no_language_options(Self::NAME, options)?;
+        Ok(interp::run(program, input, output, options.max_steps))
+    }
+
+    fn emit(
+        program: &ir::Program,
+        request: &EmitRequest<'_>,
+    ) -> Result<Vec<GeneratedFile>, Unsupported> {
+        match (request.target, request.layout) {
+            (Target::C, Layout::File) => Ok(codegen::one_file(
+                Target::C,
+                backend::c::emit(program, request.source_name),
+            )),
+            (Target::Rust, Layout::File) => Ok(codegen::one_file(
+                Target::Rust,
+                backend::rust::emit(program, request.source_name),
+            )),
+            (Target::Rust, Layout::Crate) => Ok(backend::rust::emit_crate(program, request)),
+            (target, layout) => Err(Unsupported {
+                language: Self::NAME,
+                target,
+                layout,
+            }),
+        }
+    }
+}
+
+/// Parses, validates and lowers `source`. Errors: every syntax error (one
+/// per bad line), every label out of order, every unknown literal jump
+/// target, all at once, sorted by position.
+pub fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
+    let (ast, mut errors) = syntax::parse(source);
+    let (more, mut warnings) = validate::validate(&ast);
+    if ast.statements.is_empty() && errors.is_empty() && more.is_empty() {
+        warnings.push(
+            Diagnostic::warning(0..0, "the program has no statements: it does nothing")
+                .with_note("a file with no statements is a valid program that does nothing (§1)"),
+        );
+    }
+    errors.extend(more);
+    if !errors.is_empty() {
+        errors.sort_by_key(|d| d.primary.span.start);
+        return Err(errors);
+    }
+    Ok(Checked {
+        program: lower::lower(&ast),
+        warnings,
+    })
+}

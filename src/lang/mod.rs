@@ -1,0 +1,93 @@
+//! The languages icp2c compiles, one folder each, and the interface every
+//! one of them implements ([`Lang`]).
+//!
+//! A language folder holds all of that language: its front end (syntax,
+//! AST, validation, lowering to its IR), its interpreter, its back end
+//! (IR → view models for `templates/<lang>/`) and its runtimes
+//! (`runtime/board.rs`, compiled into icp2c for `run` and pasted into
+//! generated Rust, and `runtime/board.c`, pasted into generated C). The
+//! driver (`crate::driver`) lists the languages; nothing else names one.
+
+pub mod finvara;
+pub mod icp;
+
+use crate::codegen::{EmitRequest, Unsupported};
+use crate::common::diagnostic::Diagnostic;
+use crate::{GeneratedFile, Outcome};
+use std::io::{BufRead, Write};
+
+/// What a successful check gives, in every language: the program (the IR
+/// its interpreter and back ends read) and its warnings, sorted by
+/// position.
+#[derive(Clone, Debug)]
+pub struct Checked<P> {
+    /// The checked program.
+    pub program: P,
+    /// Warnings, never errors, sorted by position.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// How `icp2c run` runs a program.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// `--max-steps N`: stop with [`Outcome::StepLimit`] after N steps
+    /// (statements, moves: the language says what a step is).
+    pub max_steps: Option<u64>,
+    /// The language's own options, as written after the program on the
+    /// command line (`icp2c run FILE -- ARGS…`), for a language whose run
+    /// takes more than input (a chess engine's `--fen`, `--depth`). A
+    /// language with no options of its own refuses any
+    /// ([`no_language_options`]).
+    pub args: Vec<String>,
+}
+
+/// A usage error of [`Lang::run`]: options the language does not accept.
+/// `icp2c run` prints it and exits with status 2, running nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UsageError(pub String);
+
+/// The interface a language implements. Every function is pure but for
+/// the streams `run` is given: the library does no IO of its own.
+pub trait Lang {
+    /// The checked program: the language's IR.
+    type Program: std::fmt::Debug + Send + Sync + 'static;
+    /// The language's name as users know it (`"InfChessPro"`).
+    const NAME: &'static str;
+    /// The file extension that selects it, without the dot (`"icp"`); also
+    /// its name for `--lang`.
+    const EXTENSION: &'static str;
+
+    /// Parses, validates and lowers `source`. Errors: every diagnostic of
+    /// the program at once, sorted by position.
+    fn check(source: &str) -> Result<Checked<Self::Program>, Vec<Diagnostic>>;
+
+    /// Interprets `program`: `input` is its standard input, `output` its
+    /// standard output (a language may speak a line protocol on them).
+    /// A runtime error is [`Outcome::RuntimeError`], not an `Err`; `Err` is
+    /// only for options the language refuses, before anything runs.
+    fn run(
+        program: &Self::Program,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError>;
+
+    /// Generates `request.target` laid out as `request.layout`: one file
+    /// ([`crate::codegen::one_file`]) or a crate's files
+    /// ([`crate::codegen::crate_files`]). A target the language has no back
+    /// end for (yet) is [`Unsupported`].
+    fn emit(
+        program: &Self::Program,
+        request: &EmitRequest<'_>,
+    ) -> Result<Vec<GeneratedFile>, Unsupported>;
+}
+
+/// For a language with no run options of its own: refuses any.
+pub fn no_language_options(language: &str, options: &RunOptions) -> Result<(), UsageError> {
+    match options.args.first() {
+        None => Ok(()),
+        Some(arg) => Err(UsageError(format!(
+            "{language} programs take no run options (got `{arg}`): only --max-steps"
+        ))),
+    }
+}
