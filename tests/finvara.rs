@@ -531,11 +531,12 @@ fn generated_code_is_deterministic_and_comments_are_safe() {
     let paths: Vec<&str> = crate_files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, vec!["src/main.rs", "src/icp_rt.rs"]);
     assert!(crate_files[0].contents.contains("mod icp_rt;"));
+    let runtime = &crate_files[1].contents;
     assert!(
-        crate_files[1]
-            .contents
-            .starts_with("#![allow(dead_code)]\n")
+        runtime.starts_with("// Board runtime of icp2c "),
+        "{runtime:.80}"
     );
+    assert_eq!(runtime.lines().nth(1), Some("#![allow(dead_code)]"));
     // One case per move, each with its source line in a comment.
     let program_part = &c1[c1.find("---- the program ----").unwrap()..];
     assert_eq!(

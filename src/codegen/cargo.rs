@@ -28,7 +28,7 @@ pub fn cargo_toml(source_name: &str, stem: &str) -> GeneratedFile {
     };
     GeneratedFile {
         path: "Cargo.toml".into(),
-        contents: cargo.render().unwrap_or_default() + "\n",
+        contents: super::render(&cargo, super::Syntax::Toml),
     }
 }
 

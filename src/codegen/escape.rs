@@ -126,6 +126,17 @@ mod tests {
     }
 
     #[test]
+    fn comments_keep_utf8_and_never_hold_a_trigraph() {
+        let s = comment("a */ b /* c ??= d ??? \u{7} é\r");
+        assert!(
+            !s.contains("*/") && !s.contains("/*") && !s.contains("??"),
+            "{s}"
+        );
+        assert!(!s.chars().any(|c| c.is_control()), "{s}");
+        assert!(s.contains('é'), "{s}");
+    }
+
+    #[test]
     fn rust_literals() {
         assert_eq!(rust_string("{}\"\\\0\u{2066}"), "{}\\\"\\\\\\u{0}\\u{2066}");
     }

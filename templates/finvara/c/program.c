@@ -1,4 +1,5 @@
 /* {{ header }}
+ * {{ summary }}
  * Build: cc -std=c99 -O2 program.c -o program. Runtime errors exit with status 1. */
 {{ runtime }}
 /* ---- the program ---- */

@@ -1,4 +1,5 @@
 // {{ header }}
+// {{ summary }}
 // Build: rustc --edition 2021 -O main.rs. Runtime errors exit with status 1.
 {% if inline_runtime %}
 mod icp_rt {

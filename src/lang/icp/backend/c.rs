@@ -5,12 +5,15 @@
 //! §8).
 
 use super::plan::{Jump, StepPlan, has_input_jumps, max_inputs, plan};
-use crate::codegen::VERSION;
 use crate::codegen::escape::{c_string_chunks, comment};
+use crate::codegen::{self, Syntax, literal};
+use crate::lang::Lang;
 use crate::lang::icp::interp::{runtime_colour, runtime_kind};
 use crate::lang::icp::ir::{Command, Program, Value};
 use crate::lang::icp::runtime::board as rt;
 use askama::Template;
+
+const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
 
 /// The C board runtime, pasted verbatim into every generated program.
 const RUNTIME: &str = include_str!("../runtime/board.c");
@@ -18,8 +21,8 @@ const RUNTIME: &str = include_str!("../runtime/board.c");
 #[derive(Template)]
 #[template(path = "icp/c/program.c", escape = "none")]
 struct ProgramView {
-    source_name: String,
-    version: &'static str,
+    /// [`codegen::header`].
+    header: String,
     runtime: &'static str,
     names: Vec<String>,
     name_count: usize,
@@ -92,8 +95,7 @@ struct CaseView {
 /// shown in the header comment (escaped here).
 pub fn emit(program: &Program, source_name: &str) -> String {
     let view = ProgramView {
-        source_name: comment(source_name),
-        version: VERSION,
+        header: codegen::header(NAME, source_name),
         runtime: RUNTIME,
         names: program.names.iter().map(|n| comment(n)).collect(),
         name_count: program.names.len(),
@@ -131,24 +133,12 @@ pub fn emit(program: &Program, source_name: &str) -> String {
             });
         }
     }
-    let mut text = view
-        .render()
-        .unwrap_or_else(|e| format!("#error icp2c template failure: {e}\n"));
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
+    codegen::render(&view, Syntax::C)
 }
 
-/// A C constant for an i64 (plain when it fits an int, else `INT64_C`).
+/// A C constant for an i64 (plain when it fits an int).
 fn int(v: i64) -> String {
-    if v == i64::MIN {
-        "INT64_MIN".to_string()
-    } else if i32::try_from(v).is_ok() {
-        v.to_string()
-    } else {
-        format!("INT64_C({v})")
-    }
+    literal::c_int(v)
 }
 
 fn value(v: Value) -> String {

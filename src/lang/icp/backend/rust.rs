@@ -5,13 +5,15 @@
 
 use super::plan::{Jump, StepPlan, has_input_jumps, max_inputs, plan};
 use crate::GeneratedFile;
-use crate::codegen::VERSION;
 use crate::codegen::escape::{comment, rust_string};
-use crate::codegen::{self, EmitRequest};
+use crate::codegen::{self, EmitRequest, Syntax, literal};
+use crate::lang::Lang;
 use crate::lang::icp::interp::{runtime_colour, runtime_kind};
 use crate::lang::icp::ir::{Command, Program, Value};
 use crate::lang::icp::runtime::board as rt;
 use askama::Template;
+
+const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
 
 /// The shared Rust board runtime source.
 pub const RUNTIME: &str = include_str!("../runtime/board.rs");
@@ -19,8 +21,8 @@ pub const RUNTIME: &str = include_str!("../runtime/board.rs");
 #[derive(Template)]
 #[template(path = "icp/rust/program.rs", escape = "none")]
 struct ProgramView {
-    source_name: String,
-    version: &'static str,
+    /// [`codegen::header`].
+    header: String,
     /// `Some(text)`: the runtime inlined as `mod icp_rt { … }` (single
     /// file); `None`: `mod icp_rt;` (crate).
     inline_runtime: Option<&'static str>,
@@ -65,14 +67,7 @@ pub fn emit_crate(program: &Program, request: &EmitRequest<'_>) -> Vec<Generated
     codegen::crate_files(
         request,
         render(program, request.source_name, None),
-        runtime_module(),
-    )
-}
-
-/// The runtime as a module file of a generated crate.
-pub fn runtime_module() -> String {
-    format!(
-        "// Board runtime of icp2c {VERSION} (InfChessPro). Do not edit.\n#![allow(dead_code)]\n{RUNTIME}"
+        codegen::runtime_module(NAME, RUNTIME),
     )
 }
 
@@ -92,8 +87,7 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             .any(|s| matches!(s.command, Command::Count(_)));
     let cases: Vec<CaseView> = plans.iter().map(case).collect();
     let view = ProgramView {
-        source_name: comment(source_name),
-        version: VERSION,
+        header: codegen::header(NAME, source_name),
         inline_runtime,
         name_count: program.names.len(),
         first_label: program
@@ -112,21 +106,11 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             .any(|s| matches!(s.command, Command::Text(_) | Command::Count(_))),
         cases,
     };
-    let mut text = view
-        .render()
-        .unwrap_or_else(|e| format!("compile_error!(\"icp2c template failure: {e}\");\n"));
-    if !text.ends_with('\n') {
-        text.push('\n');
-    }
-    text
+    codegen::render(&view, Syntax::Rust)
 }
 
 fn int(v: i64) -> String {
-    if v == i64::MIN {
-        "i64::MIN".to_string()
-    } else {
-        v.to_string()
-    }
+    literal::rust_i64(v)
 }
 
 fn value(v: Value) -> String {

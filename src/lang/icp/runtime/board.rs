@@ -1,7 +1,8 @@
 //! The InfChessPro board runtime: the infinite board, the move rules, the
 //! integer input reader and the output helpers.
 //!
-//! This one source is used by the interpreter (as `crate::runtime::icp_board`)
+//! This one source is used by the interpreter (as
+//! `crate::lang::icp::runtime::board`)
 //! and is embedded verbatim in every generated Rust program (as
 //! `mod icp_rt { .. }`), so it uses `std` only, has no `unsafe`, never panics
 //! and never prints. It implements `docs/runtime-design.md`; the language
