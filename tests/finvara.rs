@@ -9,7 +9,7 @@
 //!   -Wpedantic -Werror`) and to Rust (`rustc --edition 2021 -O -D
 //!   warnings`); all three must agree byte for byte on stdout, exit status
 //!   and the runtime error line.
-//! - Every file in tests/programs/finvara/compile-errors (first line
+//! - Every file in tests/programs/finvara/errors (first line
 //!   `# error: LINE: …`) and shared/conformance/finvara-errors must be
 //!   rejected with a diagnostic on that line.
 //! - Front-end robustness: garbage, deep nesting and huge numbers give
@@ -201,7 +201,7 @@ fn line_of(source: &str, offset: usize) -> usize {
 fn compile_errors_are_reported_on_their_line() {
     let mut files = Vec::new();
     for dir in [
-        "tests/programs/finvara/compile-errors",
+        "tests/programs/finvara/errors",
         "../shared/conformance/finvara-errors",
     ] {
         if let Ok(entries) = std::fs::read_dir(root().join(dir)) {

@@ -175,7 +175,8 @@ fn seeds(lang: Language) -> Vec<Vec<u8>> {
             "icp",
             &[
                 "examples",
-                "tests/programs",
+                "tests/programs/icp",
+                "tests/programs/icp/errors",
                 "../shared/conformance/icp",
                 "../shared/conformance/icp-errors",
             ],
@@ -185,7 +186,7 @@ fn seeds(lang: Language) -> Vec<Vec<u8>> {
             &[
                 "examples",
                 "tests/programs/finvara",
-                "tests/programs/finvara/compile-errors",
+                "tests/programs/finvara/errors",
                 "../shared/conformance/finvara",
                 "../shared/conformance/finvara-errors",
             ],

@@ -1,5 +1,5 @@
 //! End to end, for every InfChessPro program of the project (examples and
-//! tests/programs): the interpreter must match the expected `.out`/`.status`
+//! tests/programs/icp): the interpreter must match the expected `.out`/`.status`
 //! files, and the generated C (built with the strict flags) and the
 //! generated Rust (built with `rustc -D warnings`) must match the
 //! interpreter byte for byte: stdout, stderr and exit status.
@@ -97,7 +97,7 @@ fn check_case(case: &Case, dir: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn every_program_agrees_across_interpreter_c_and_rust() {
-    let cases = cases(&["examples", "tests/programs"], "icp");
+    let cases = cases(&["examples", "tests/programs/icp"], "icp");
     assert!(cases.len() >= 10, "test programs not found");
     let dir = tempfile::tempdir().unwrap();
     let failures: Vec<String> = parallel(&cases, |c| check_case(c, dir.path()))

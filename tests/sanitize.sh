@@ -73,7 +73,7 @@ sanitized_case() {
 }
 
 echo "== sanitizers: examples, test programs, conformance programs"
-programs=(examples/*.icp examples/*.fin tests/programs/*.icp tests/programs/finvara/*.fin)
+programs=(examples/*.icp examples/*.fin tests/programs/icp/*.icp tests/programs/finvara/*.fin)
 for shared in ../shared /work/shared; do
   if [ -d "$shared/conformance" ]; then
     programs+=("$shared"/conformance/icp/*.icp "$shared"/conformance/finvara/*.fin)
@@ -187,7 +187,7 @@ done
 echo "== valgrind sample"
 if command -v valgrind > /dev/null; then
   vruns=0
-  for src in examples/*.icp examples/*.fin tests/programs/check_pins.icp tests/programs/names_newest.icp \
+  for src in examples/*.icp examples/*.fin tests/programs/icp/check_pins.icp tests/programs/icp/names_newest.icp \
     tests/programs/finvara/holes_choice.fin tests/programs/finvara/promotion.fin; do
     [ -e "$src" ] || continue
     input="${src%.*}.in"

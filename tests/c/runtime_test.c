@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../src/codegen/prelude.c"
 #include "../../src/lang/icp/runtime/board.c"
 
 /* ------------------------------------------------------------ framework */
@@ -81,39 +82,35 @@ static uint64_t live_total(void)
     return n;
 }
 
-/* Checks every built line index: a valid treap (BST order, heap order of
- * priorities) holding exactly the occupied squares. */
-static uint64_t t_walk(int l, uint32_t t, int *ok, uint32_t parent_prio)
+/* Checks every built line index: each entry of the hash table is found
+ * from its key, and its treap is valid (BST order of positions, heap order
+ * of priorities) and holds occupied squares of that line only; together
+ * the entries hold exactly the occupied squares. */
+static uint64_t t_walk(int l, uint64_t key, uint32_t t, int *ok, uint32_t parent_prio)
 {
     uint64_t n = 0;
     while (t != ICP_NIL) {
         const icp_node *x = &icp_nodes[t];
-        int64_t r, c;
+        int64_t r, c, pos;
         if (x->prio > parent_prio)
             *ok = 0;
-        if (x->left != ICP_NIL && icp_key_cmp(x->hi, x->lo, x->pos, x->left) <= 0)
+        if (x->left != ICP_NIL && icp_nodes[x->left].pos >= x->pos)
             *ok = 0;
-        if (x->right != ICP_NIL && icp_key_cmp(x->hi, x->lo, x->pos, x->right) >= 0)
+        if (x->right != ICP_NIL && icp_nodes[x->right].pos <= x->pos)
             *ok = 0;
         /* Back from (key, position) to the square. */
         switch (l) {
-        case 0: r = icp_u2i(x->lo); c = x->pos; break;
-        case 1: c = icp_u2i(x->lo); r = x->pos; break;
-        case 2: r = x->pos; c = icp_u2i((uint64_t)r - x->lo); break;
-        default: r = x->pos; c = icp_u2i(x->lo - (uint64_t)r); break;
+        case 0: r = icp_u2i(key); c = x->pos; break;
+        case 1: c = icp_u2i(key); r = x->pos; break;
+        case 2: r = x->pos; c = icp_u2i((uint64_t)r - key); break;
+        default: r = x->pos; c = icp_u2i(key - (uint64_t)r); break;
         }
-        {
-            int32_t hi;
-            uint64_t lo;
-            int64_t pos;
-            icp_line_key(l, r, c, &hi, &lo, &pos);
-            if (hi != x->hi || lo != x->lo || pos != x->pos)
-                *ok = 0;
-        }
+        if (icp_line_key(l, r, c, &pos) != key || pos != x->pos)
+            *ok = 0;
         if (icp_get(r, c) == ICP_NIL)
             *ok = 0;
         n++;
-        n += t_walk(l, x->left, ok, x->prio);
+        n += t_walk(l, key, x->left, ok, x->prio);
         parent_prio = x->prio;
         t = x->right;
     }
@@ -123,9 +120,22 @@ static uint64_t t_walk(int l, uint32_t t, int *ok, uint32_t parent_prio)
 static int indices_ok(void)
 {
     int l, ok = 1;
-    for (l = 0; l < 4; l++)
-        if (icp_built[l] && t_walk(l, icp_root[l], &ok, UINT32_MAX) != icp_tab_used)
+    for (l = 0; l < 4; l++) {
+        size_t i;
+        uint64_t n = 0;
+        if (!icp_built[l])
+            continue;
+        for (i = 0; i <= icp_lines_mask[l]; i++) {
+            const icp_line *e = &icp_lines[l][i];
+            if (e->root == ICP_NIL)
+                continue;
+            if (icp_line_find(l, e->key) != i)
+                ok = 0;
+            n += t_walk(l, e->key, e->root, &ok, UINT32_MAX);
+        }
+        if (n != icp_tab_used)
             ok = 0;
+    }
     return ok;
 }
 
@@ -628,11 +638,19 @@ static void test_slot_reuse(void)
     CHECK(icp_tab_cap <= 16);
     CHECK_EQ(icp_count(1), 0);
     CHECK_EQ(icp_count(0), 1);
-    /* With every index built, nodes are reused too. */
+    /* With every index built, nodes are reused too. Check tests aim rays
+     * from the king at the enemy sliders on its lines: one per line kind,
+     * each blocked by a white knight beyond ICP_PROBE squares. */
     fresh();
     W(0, ICP_KING, 0, 0);
-    B(2, ICP_QUEEN, 40, 41);
-    B(2, ICP_ROOK, -40, 1);
+    B(2, ICP_ROOK, 0, 40);
+    B(2, ICP_ROOK, -40, 0);
+    B(2, ICP_QUEEN, 40, 40);
+    B(2, ICP_BISHOP, -40, 40);
+    W(3, ICP_KNIGHT, 0, 20);
+    W(3, ICP_KNIGHT, -20, 0);
+    W(3, ICP_KNIGHT, 20, 20);
+    W(3, ICP_KNIGHT, -20, 20);
     W(0, ICP_QUEEN, 1, 0);
     for (i = 0; i < 100000; i++) {
         if (!B(1, ICP_PAWN, 2, 0) || !icp_move_squares(1, 0, 2, 0) ||
@@ -934,7 +952,7 @@ static int same_board(void)
         for (k = 0; k < icp_kings_len[i]; k++) {
             uint32_t s = icp_kings[i][k];
             if (!icp_pieces[s].live || icp_pieces[s].kind != ICP_KING ||
-                icp_pieces[s].colour != i || icp_pieces[s].king_at != k)
+                icp_pieces[s].colour != i || icp_pieces[s].roster_at != k)
                 return 0;
         }
     }
@@ -1221,10 +1239,10 @@ static void test_read_children(void)
         "(\302\2475)\n");
     RUN("die", "", 1, "before\n", "error: statement 3: memory exhausted (\302\2478)\n");
     run_child("write", "", 0, "/dev/full", 1, NULL, 0,
-              "error: statement 42: cannot write standard output (\302\2478)\n",
+              "error: cannot write standard output (\302\2478)\n",
               __LINE__);
     run_child("writebig", "", 0, "/dev/full", 1, NULL, 0,
-              "error: statement 5: cannot write standard output (\302\2478)\n",
+              "error: cannot write standard output (\302\2478)\n",
               __LINE__);
 #if !defined(__SANITIZE_ADDRESS__)
     /* Memory exhaustion under a 200 MB address-space limit. */

@@ -3,25 +3,6 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
-/// Snapshots `$output` under `$name` in `snapshots/`, with `$source`
-/// recorded beside it (Gleam style: a reviewer sees what produced what).
-/// Test crates that use it declare `#[macro_use] mod support;`.
-#[allow(unused_macros)]
-macro_rules! assert_source_snapshot {
-    ($name:expr, $source:expr, $output:expr) => {{
-        let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path("../snapshots");
-        settings.set_prepend_module_to_snapshot(false);
-        settings.set_omit_expression(true);
-        settings.bind(|| {
-            insta::assert_snapshot!(
-                $name,
-                format!("----- SOURCE\n{}\n----- OUTPUT\n{}", $source, $output)
-            );
-        });
-    }};
-}
-
 pub mod batch;
 pub mod progen;
 

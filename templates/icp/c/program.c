@@ -1,12 +1,6 @@
 /* {{ header }}
  * Build: cc -std=c99 -O2 FILE.c -o prog    Run: ./prog < input
  * Each statement is a case of the switch below, under its source line. */
-#include <inttypes.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 {{ runtime }}
 /* Piece names, interned (§4.3): */

@@ -16,8 +16,15 @@ use askama::Template;
 
 const NAME: &str = <super::Finvara as Lang>::NAME;
 
-/// The C runtime, pasted into every generated C file (not parsed by askama).
-pub const C_RUNTIME: &str = include_str!("../runtime/board.c");
+/// The C runtime, pasted into every generated C file (not parsed by askama):
+/// the shared C prelude (`src/codegen/prelude.c`), then the board runtime.
+pub const C_RUNTIME: &str = concat!(
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/codegen/prelude.c"
+    )),
+    include_str!("../runtime/board.c")
+);
 /// The Rust runtime: the very file the interpreter uses.
 pub const RUST_RUNTIME: &str = include_str!("../runtime/board.rs");
 

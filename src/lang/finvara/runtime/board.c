@@ -3,12 +3,6 @@
  * with the same data layout, algorithms and messages: see that file for
  * the path program format. Spec: finvara.md section 2.1 (paths), 4 (holes
  * and stacks), 5 (moves), 5.4 (attacks and the end of the game). */
-#include <inttypes.h>
-#include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #define ICP_OP_END 0
 #define ICP_OP_LEAP 1
@@ -108,7 +102,7 @@ static void icp_fail(icp_game *g, const char *cause) {
     if (strcmp(cause, ICP_CANNOT_WRITE) == 0) {
         /* When buffered output fails differs between back ends: the line
          * names no move (docs/finvara.md). */
-        fprintf(stderr, "error: %s\n", cause);
+        icp_report_write_failure(cause);
         exit(1);
     }
     fflush(stdout);
@@ -127,7 +121,7 @@ static void icp_vec_reserve(icp_game *g, icp_vec *v, size_t extra) {
         }
         cap *= 2;
     }
-    int32_t *data = (int32_t *)realloc(v->data, cap * sizeof(int32_t));
+    int32_t *data = (int32_t *)icp_try_realloc(v->data, cap, sizeof(int32_t));
     if (!data) {
         icp_fail(g, ICP_NO_MEMORY);
     }
@@ -604,10 +598,7 @@ static int icp_royal_attacked(icp_game *g, const int32_t *board, int32_t colour)
 void icp_game_init(icp_game *g, const icp_kind *kinds, int32_t nkinds, int32_t width, int32_t height,
                    const int32_t *cells) {
     memset(g, 0, sizeof *g);
-#ifdef SIGPIPE
-    /* A closed pipe is a write error (exit 1), as in Rust, not a kill. */
-    signal(SIGPIPE, SIG_IGN);
-#endif
+    icp_stdout_setup(0);
     g->kinds = kinds;
     g->nkinds = nkinds;
     g->width = width;

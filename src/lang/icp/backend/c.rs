@@ -15,8 +15,15 @@ use askama::Template;
 
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
 
-/// The C board runtime, pasted verbatim into every generated program.
-const RUNTIME: &str = include_str!("../runtime/board.c");
+/// The C runtime, pasted verbatim into every generated program: the shared
+/// C prelude (`src/codegen/prelude.c`), then the board runtime.
+pub const RUNTIME: &str = concat!(
+    include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/codegen/prelude.c"
+    )),
+    include_str!("../runtime/board.c")
+);
 
 #[derive(Template)]
 #[template(path = "icp/c/program.c", escape = "none")]
@@ -174,8 +181,11 @@ fn jump(j: Jump, label: &str, halt: &str) -> String {
         Jump::Halt => halt.to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
+                // The message is the Rust runtime's, written once
+                // (tests/runtimes_in_step.rs).
                 format!(
-                    "if (icp_n <= {slot}) {{ icp_die({label}, \"end of input in a `*` jump target (§6)\"); }} "
+                    "if (icp_n <= {slot}) {{ icp_die({label}, \"{}\"); }} ",
+                    c_string_chunks(&rt::Fault::EndOfInputInTarget.cause())[0].0
                 )
             } else {
                 String::new()

@@ -54,8 +54,6 @@
 #else
 #define ICP_API static
 #endif
-/* The section sign, as UTF-8 bytes, for the error causes. */
-#define ICP_SECT "\302\247"
 
 /* The label of the statement being run; the generated code sets it. Used
  * in runtime error lines (§8). */
@@ -71,12 +69,7 @@ static void icp_die_write(void);
  * caller's global until the new one is returned, so icp_die can free it. */
 static void *icp_realloc_array(void *old, size_t count, size_t size)
 {
-    void *p;
-    if (count == 0)
-        count = 1;
-    if (count > SIZE_MAX / size)
-        icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
-    p = realloc(old, count * size);
+    void *p = icp_try_realloc(old, count, size);
     if (p == NULL)
         icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
     return p;
@@ -996,8 +989,6 @@ static unsigned char icp_in_buf[65536];
 static size_t icp_in_pos, icp_in_len;
 static int icp_in_eof; /* no more bytes after the buffer (sticky, §6) */
 static int icp_in_err; /* a read error after the buffer */
-static char icp_out_buf[65536];
-static int icp_out_set;
 
 /* The next input byte without consuming it, or -1 at end of input. Input
  * is read with fread in 64 KiB blocks; a read error is a runtime error
@@ -1110,14 +1101,7 @@ static void icp_init(uint32_t names)
 {
     uint32_t i;
     (void)icp_runtime_use; /* keeps every API function "used" (see below) */
-    if (!icp_out_set) {
-        setvbuf(stdout, icp_out_buf, _IOFBF, sizeof icp_out_buf);
-#ifdef SIGPIPE
-        /* A closed pipe is a write error (exit 1), as in Rust, not a kill. */
-        signal(SIGPIPE, SIG_IGN);
-#endif
-        icp_out_set = 1;
-    }
+    icp_stdout_setup(1);
     icp_free_all();
     icp_names = names;
     icp_name_head = (uint32_t *)icp_realloc_array(NULL, names, sizeof *icp_name_head);
@@ -1277,8 +1261,7 @@ static void icp_die(int64_t label, const char *cause)
  * (docs/infchesspro.md): "error: cannot write standard output (§8)". */
 static void icp_die_write(void)
 {
-    fprintf(stderr, "error: cannot write standard output (" ICP_SECT "8)\n");
-    fflush(stderr);
+    icp_report_write_failure("cannot write standard output (" ICP_SECT "8)");
     icp_free_all();
     exit(1);
 }

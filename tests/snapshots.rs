@@ -1,0 +1,215 @@
+//! Snapshots of what users see, for every language, through the driver:
+//! the generated C and Rust of every example, the crate layout, and the
+//! rendered diagnostics of every compile-error case
+//! (`tests/programs/<lang>/errors/`). They live in `snapshots/<lang>/`,
+//! named `<target>__<case>` (`snapshots/icp/c__beer.snap`). Each records
+//! its source beside its output; a changed snapshot fails the test (review
+//! with `cargo insta review`).
+
+mod support;
+
+use icp2c::codegen::{Layout, Target};
+use icp2c::diagnostic;
+use icp2c::driver::{self, Language};
+use icp2c::lang::{finvara, icp};
+
+/// What the harness needs to know of a language: its folder (under
+/// `tests/programs/`, `snapshots/`) and its runtimes, which are tested on
+/// their own, so the snapshots show the program around them. The
+/// placeholder texts are those the snapshots were first recorded with.
+struct Snapshots {
+    language: Language,
+    folder: &'static str,
+    /// (runtime text as pasted, placeholder).
+    runtimes: [(&'static str, &'static str); 2],
+}
+
+const LANGUAGES: &[Snapshots] = &[
+    Snapshots {
+        language: Language::InfChessPro,
+        folder: "icp",
+        runtimes: [
+            (
+                icp::backend::c::RUNTIME,
+                "/* … templates/c/runtime.c … */\n",
+            ),
+            (
+                icp::backend::rust::RUNTIME,
+                "// … src/runtime/icp_board.rs …\n",
+            ),
+        ],
+    },
+    Snapshots {
+        language: Language::Finvara,
+        folder: "finvara",
+        runtimes: [
+            (
+                finvara::backend::C_RUNTIME,
+                "/* … templates/finvara/c/runtime.c … */\n",
+            ),
+            (
+                finvara::backend::RUST_RUNTIME.trim_ascii_end(),
+                "// … src/runtime/fin_board.rs …",
+            ),
+        ],
+    },
+];
+
+#[test]
+fn every_language_is_snapshotted() {
+    for language in Language::ALL {
+        assert!(
+            LANGUAGES.iter().any(|l| l.language == *language),
+            "{language:?} has no entry in tests/snapshots.rs"
+        );
+    }
+}
+
+impl Snapshots {
+    fn without_runtimes(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for (runtime, placeholder) in self.runtimes {
+            text = text.replace(runtime, placeholder);
+        }
+        text
+    }
+
+    fn ext(&self) -> &'static str {
+        self.language.extension()
+    }
+}
+
+/// A snapshot `snapshots/<folder>/<name>.snap` of a source and its output.
+macro_rules! snapshot {
+    ($lang:expr, $name:expr, $source:expr, $output:expr) => {{
+        let mut settings = insta::Settings::clone_current();
+        settings.set_snapshot_path(format!("../snapshots/{}", $lang.folder));
+        settings.set_prepend_module_to_snapshot(false);
+        settings.set_omit_expression(true);
+        settings.bind(|| {
+            insta::assert_snapshot!(
+                $name,
+                format!("----- SOURCE\n{}\n----- OUTPUT\n{}", $source, $output)
+            );
+        });
+    }};
+}
+
+#[test]
+fn generated_code_of_every_example() {
+    for lang in LANGUAGES {
+        let cases = support::cases(&["examples"], lang.ext());
+        assert!(!cases.is_empty(), "no {} example", lang.ext());
+        for case in cases {
+            let source = std::fs::read_to_string(&case.path).unwrap();
+            let program = driver::check(lang.language, &source).unwrap().program;
+            let file = format!("{}.{}", case.name, lang.ext());
+            for (target, (runtime, _)) in [Target::C, Target::Rust].into_iter().zip(lang.runtimes) {
+                let text = program.emit_file(target, &file).unwrap();
+                assert!(text.contains(runtime), "the runtime is embedded verbatim");
+                let prefix = match target {
+                    Target::C => "c",
+                    Target::Rust => "rust",
+                };
+                snapshot!(
+                    lang,
+                    format!("{prefix}__{}", case.name),
+                    source,
+                    lang.without_runtimes(&text)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn crate_layout_of_every_example() {
+    for lang in LANGUAGES {
+        for case in support::cases(&["examples"], lang.ext()) {
+            let source = std::fs::read_to_string(&case.path).unwrap();
+            let program = driver::check(lang.language, &source).unwrap().program;
+            let file = format!("examples/{}.{}", case.name, lang.ext());
+            let files = program
+                .emit(Target::Rust, Layout::Crate, &file, &case.name)
+                .unwrap();
+            let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+            assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
+            assert!(files[2].contents.contains(lang.runtimes[1].0.trim_end()));
+            let shown: String = files[..2]
+                .iter()
+                .map(|f| {
+                    let text = lang.without_runtimes(&f.contents);
+                    format!("===== {}\n{text}", f.path)
+                })
+                .collect();
+            snapshot!(lang, format!("crate__{}", case.name), source, shown);
+        }
+    }
+}
+
+/// One program per kind of compile error in `tests/programs/<lang>/errors/`;
+/// the snapshot shows the whole rendered diagnostic (file:line:col, caret,
+/// notes).
+#[test]
+fn diagnostics_for_every_error_case() {
+    for lang in LANGUAGES {
+        let dir = format!("tests/programs/{}/errors", lang.folder);
+        let cases = support::cases(&[&dir], lang.ext());
+        assert!(
+            cases.len() >= 20,
+            "only {} error cases in {dir}",
+            cases.len()
+        );
+        for case in cases {
+            let source = std::fs::read_to_string(&case.path).unwrap();
+            let errors = match driver::check(lang.language, &source) {
+                Ok(_) => panic!("{} was accepted", case.path.display()),
+                Err(errors) => errors,
+            };
+            assert!(errors.iter().all(|d| d.is_error()));
+            let file = format!("{}.{}", case.name, lang.ext());
+            let text = diagnostic::render(&file, &source, &errors);
+            assert!(text.contains(&format!("{file}:")), "{text}");
+            snapshot!(lang, format!("error__{}", case.name), source, text);
+        }
+    }
+}
+
+const ICP: &Snapshots = &LANGUAGES[0];
+
+#[test]
+fn invalid_utf8_is_a_diagnostic() {
+    let (text, errors) = icp2c::source::decode(b"1. \"ok\n2. \"\xff\xfe\n").unwrap_err();
+    let shown = diagnostic::render("bad.icp", &text, &errors);
+    assert!(shown.contains("bad.icp:2:"), "{shown}");
+    snapshot!(
+        ICP,
+        "error__invalid_utf8",
+        "1. \"ok\\n2. \"\\xff\\xfe\\n",
+        shown
+    );
+}
+
+#[test]
+fn warning_for_an_empty_program() {
+    for source in ["", "# only a comment\n\n"] {
+        let checked = driver::check(Language::InfChessPro, source).unwrap();
+        let ir = checked.program.ir::<icp::InfChessPro>().unwrap();
+        assert!(ir.statements.is_empty());
+        assert_eq!(checked.warnings.len(), 1);
+        let text = diagnostic::render("empty.icp", source, &checked.warnings);
+        assert!(text.contains("empty.icp:1:1"), "{text}");
+        if source.is_empty() {
+            snapshot!(ICP, "warning__empty_program", source, text);
+        }
+    }
+}
+
+#[test]
+fn warnings_for_names_never_placed() {
+    let source = "1. ghost;1,0\n2. %ghost\n3. %nobody\n4. x=R0,0\n5. x;0,1\n";
+    let checked = driver::check(Language::InfChessPro, source).unwrap();
+    assert_eq!(checked.warnings.len(), 2, "one warning per name");
+    let text = diagnostic::render("w.icp", source, &checked.warnings);
+    snapshot!(ICP, "warning__never_placed", source, text);
+}
