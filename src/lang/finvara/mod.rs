@@ -24,14 +24,20 @@ pub mod runtime {
     pub mod board;
 }
 
-use super::{Lang, RunOptions, UsageError, no_language_options};
-use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use super::{Backends, Lang, RunOptions, UsageError, emit_c_and_rust, no_language_options};
+use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
 use std::io::{BufRead, Write};
 
 /// A program that passed every check, and the warnings found on the way.
 pub type Checked = super::Checked<ir::Program>;
+
+const BACKENDS: Backends<ir::Program> = Backends {
+    c: backend::emit_c,
+    rust: backend::emit_rust,
+    rust_runtime: backend::RUST_RUNTIME,
+};
 
 /// Finvara, as the driver sees it.
 pub struct Finvara;
@@ -60,26 +66,7 @@ impl Lang for Finvara {
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
-        let name = request.source_name;
-        match (request.target, request.layout) {
-            (Target::C, Layout::File) => {
-                Ok(codegen::one_file(Target::C, backend::emit_c(program, name)))
-            }
-            (Target::Rust, Layout::File) => Ok(codegen::one_file(
-                Target::Rust,
-                backend::emit_rust(program, name, true),
-            )),
-            (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
-                request,
-                backend::emit_rust(program, name, false),
-                backend::runtime_module(),
-            )),
-            (target, layout) => Err(Unsupported {
-                language: Self::NAME,
-                target,
-                layout,
-            }),
-        }
+        emit_c_and_rust(Self::NAME, &BACKENDS, program, request)
     }
 }
 

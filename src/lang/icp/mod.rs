@@ -24,14 +24,20 @@ pub mod runtime {
     pub mod board;
 }
 
-use super::{Lang, RunOptions, UsageError, no_language_options};
-use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use super::{Backends, Lang, RunOptions, UsageError, emit_c_and_rust, no_language_options};
+use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
 use std::io::{BufRead, Write};
 
 /// A program that passed every check, with the warnings found on the way.
 pub type Checked = super::Checked<ir::Program>;
+
+const BACKENDS: Backends<ir::Program> = Backends {
+    c: backend::c::emit,
+    rust: backend::rust::emit_rust,
+    rust_runtime: backend::rust::RUNTIME,
+};
 
 /// InfChessPro, as the driver sees it.
 pub struct InfChessPro;
@@ -60,22 +66,7 @@ impl Lang for InfChessPro {
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
-        match (request.target, request.layout) {
-            (Target::C, Layout::File) => Ok(codegen::one_file(
-                Target::C,
-                backend::c::emit(program, request.source_name),
-            )),
-            (Target::Rust, Layout::File) => Ok(codegen::one_file(
-                Target::Rust,
-                backend::rust::emit(program, request.source_name),
-            )),
-            (Target::Rust, Layout::Crate) => Ok(backend::rust::emit_crate(program, request)),
-            (target, layout) => Err(Unsupported {
-                language: Self::NAME,
-                target,
-                layout,
-            }),
-        }
+        emit_c_and_rust(Self::NAME, &BACKENDS, program, request)
     }
 }
 

@@ -280,8 +280,3 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
     };
     codegen::render(&view, Syntax::Rust)
 }
-
-/// The runtime as a module file of a generated crate (`src/icp_rt.rs`).
-pub fn runtime_module() -> String {
-    codegen::runtime_module(NAME, RUST_RUNTIME)
-}

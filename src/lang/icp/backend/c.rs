@@ -4,12 +4,11 @@
 //! through the same switch, whose `default` reports the missing label (§5,
 //! §8).
 
-use super::plan::{Jump, StepPlan, has_input_jumps, max_inputs, plan};
+use super::plan::{CaseView, Jump, Spelling, StepPlan, has_input_jumps, max_inputs, plan};
 use crate::codegen::escape::{c_string_chunks, comment};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
-use crate::lang::icp::interp::{runtime_colour, runtime_kind};
-use crate::lang::icp::ir::{Command, Program, Value};
+use crate::lang::icp::ir::{Command, Program};
 use crate::lang::icp::runtime::board as rt;
 use askama::Template;
 
@@ -75,29 +74,6 @@ struct ChunkView {
     cases: Vec<CaseView>,
 }
 
-/// One `case` of the switch.
-struct CaseView {
-    /// The label as a C constant.
-    label: String,
-    /// The source line, safe inside `/* */`.
-    comment: String,
-    /// Whether the statement can hit a runtime error (input or memory), so
-    /// the runtime must know its label.
-    sets_current: bool,
-    /// `Some(n)`: read n integers first (§6).
-    reads: Option<usize>,
-    /// Statements run unconditionally (text and count output).
-    writes: Vec<String>,
-    /// The success test when branching (e.g. `icp_n == 2 && icp_place(…)`).
-    test: String,
-    /// The command as a statement when not branching (may be empty).
-    effect: String,
-    /// Whether to emit `if (test) { on_success } else { on_failure }`.
-    branches: bool,
-    on_success: String,
-    on_failure: String,
-}
-
 /// Generates the C program for `program`; `source_name` is the file name
 /// shown in the header comment (escaped here).
 pub fn emit(program: &Program, source_name: &str) -> String {
@@ -109,7 +85,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
         first_label: program
             .statements
             .first()
-            .map_or("0".into(), |s| int(s.label)),
+            .map_or("0".into(), |s| S.int(s.label)),
         max_inputs: max_inputs(program),
         input_jumps: has_input_jumps(program),
         cases: Vec::new(),
@@ -127,14 +103,14 @@ pub fn emit(program: &Program, source_name: &str) -> String {
             let last = part.last().map_or(0, |p| p.statement.label);
             let mut leaves = Vec::new();
             if k > 0 {
-                leaves.push(format!("icp_label < {}", int(first)));
+                leaves.push(format!("icp_label < {}", S.int(first)));
             }
             if let Some(next) = parts.get(k + 1).and_then(|n| n.first()) {
-                leaves.push(format!("icp_label >= {}", int(next.statement.label)));
+                leaves.push(format!("icp_label >= {}", S.int(next.statement.label)));
             }
             view.chunks.push(ChunkView {
-                first: int(first),
-                last: int(last),
+                first: S.int(first),
+                last: S.int(last),
                 leaves: leaves.join(" || "),
                 cases: part.iter().map(|p| case(p, "return 0;")).collect(),
             });
@@ -143,41 +119,31 @@ pub fn emit(program: &Program, source_name: &str) -> String {
     codegen::render(&view, Syntax::C)
 }
 
-/// A C constant for an i64 (plain when it fits an int).
-fn int(v: i64) -> String {
-    literal::c_int(v)
-}
-
-fn value(v: Value) -> String {
-    match v {
-        Value::Lit(n) => int(n),
-        Value::Input(k) => format!("icp_v[{k}]"),
-    }
-}
-
-fn colour(c: crate::lang::icp::ir::Colour) -> &'static str {
-    match runtime_colour(c) {
-        rt::Colour::White => "ICP_WHITE",
-        rt::Colour::Black => "ICP_BLACK",
-    }
-}
-
-fn kind(k: crate::lang::icp::ir::PieceKind) -> &'static str {
-    match runtime_kind(k) {
-        rt::Kind::King => "ICP_KING",
-        rt::Kind::Queen => "ICP_QUEEN",
-        rt::Kind::Rook => "ICP_ROOK",
-        rt::Kind::Bishop => "ICP_BISHOP",
-        rt::Kind::Knight => "ICP_KNIGHT",
-        rt::Kind::Pawn => "ICP_PAWN",
-    }
-}
+/// Operands as C spells them (constants plain when they fit an `int`).
+const S: Spelling = Spelling {
+    int: literal::c_int,
+    colours: ["ICP_WHITE", "ICP_BLACK"],
+    kinds: [
+        "ICP_KING",
+        "ICP_QUEEN",
+        "ICP_ROOK",
+        "ICP_BISHOP",
+        "ICP_KNIGHT",
+        "ICP_PAWN",
+    ],
+    truth: "1",
+    when: |cond, statement| format!("if ({cond}) {{ {statement} }}"),
+    effect: |cond, call| match cond {
+        Some(cond) => format!("if ({cond}) (void){call};"),
+        None => format!("(void){call};"),
+    },
+};
 
 /// The C statement for a jump; `halt` ends the program (`goto icp_halt;`
 /// in `main`, `return 0;` in a chunk function).
 fn jump(j: Jump, label: &str, halt: &str) -> String {
     match j {
-        Jump::Label(l) => format!("icp_label = {}; break;", int(l)),
+        Jump::Label(l) => format!("icp_label = {}; break;", S.int(l)),
         Jump::Halt => halt.to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
@@ -197,76 +163,29 @@ fn jump(j: Jump, label: &str, halt: &str) -> String {
 
 fn case(p: &StepPlan<'_>, halt: &str) -> CaseView {
     let s = p.statement;
-    let label = int(s.label);
+    let label = S.int(s.label);
     let mut writes = Vec::new();
-    let call = match &s.command {
-        Command::Place {
-            name,
-            colour: c,
-            kind: k,
-            row,
-            col,
-        } => Some(format!(
-            "icp_place({name}, {}, {}, {}, {})",
-            colour(*c),
-            kind(*k),
-            value(*row),
-            value(*col)
-        )),
-        Command::MoveSquares { r1, c1, r2, c2 } => Some(format!(
-            "icp_move_squares({}, {}, {}, {})",
-            value(*r1),
-            value(*c1),
-            value(*r2),
-            value(*c2)
-        )),
-        Command::MoveNameTo { name, row, col } => Some(format!(
-            "icp_move_name_to({name}, {}, {})",
-            value(*row),
-            value(*col)
-        )),
-        Command::MoveNameBy { name, drow, dcol } => Some(format!(
-            "icp_move_name_by({name}, {}, {})",
-            value(*drow),
-            value(*dcol)
-        )),
-        Command::Nothing => None,
+    let call = S
+        .board_call(&s.command)
+        .map(|(function, args)| format!("icp_{function}({args})"));
+    match &s.command {
         Command::Text(text) => {
             for (body, len) in c_string_chunks(&format!("{text}\n")) {
                 writes.push(format!("icp_write_text(\"{body}\", {len});"));
             }
-            None
         }
         Command::Count(name) => {
             writes.push(format!("icp_write_count(icp_count({name}));"));
-            None
         }
-    };
-    let all_read = (s.inputs > 0).then(|| format!("icp_n == {}", s.inputs));
-    // §6: at end of input the command is not performed, so a count whose
-    // `*` jump target found nothing prints nothing.
-    if let Some(r) = &all_read {
-        for w in &mut writes {
-            *w = format!("if ({r}) {{ {w} }}");
-        }
+        _ => {}
     }
-    let test = match (&all_read, &call) {
-        (Some(r), Some(c)) => format!("{r} && {c}"),
-        (Some(r), None) => r.clone(),
-        (None, Some(c)) => c.clone(),
-        (None, None) => "1".to_string(),
-    };
-    let effect = match (&all_read, &call) {
-        (Some(r), Some(c)) => format!("if ({r}) (void){c};"),
-        (None, Some(c)) => format!("(void){c};"),
-        _ => String::new(),
-    };
+    let guarded = S.guard(s.inputs, call.as_deref(), writes);
     CaseView {
         sets_current: s.inputs > 0 || call.is_some(),
         reads: (s.inputs > 0).then_some(s.inputs),
-        writes,
-        test,
-        effect,
+        writes: guarded.writes,
+        test: guarded.test,
+        effect: guarded.effect,
         branches: p.branches,
         on_success: jump(p.on_success, &label, halt),
         on_failure: jump(p.on_failure, &label, halt),

@@ -7,7 +7,152 @@
 //! into view models of plain, already-escaped strings; the templates only
 //! lay them out.
 
-use crate::lang::icp::ir::{Command, Program, Statement, Target};
+use crate::lang::icp::interp::{runtime_colour, runtime_kind};
+use crate::lang::icp::ir::{Colour, Command, PieceKind, Program, Statement, Target, Value};
+
+/// How a target spells the runtime's numbers and names: the one thing the
+/// C and Rust view models write differently in a command's operands.
+pub struct Spelling {
+    /// An integer literal (`i64::MIN` included).
+    pub int: fn(i64) -> String,
+    /// White and Black, in the runtime's order.
+    pub colours: [&'static str; 2],
+    /// King, Queen, Rook, Bishop, Knight, Pawn, in the runtime's order.
+    pub kinds: [&'static str; 6],
+    /// The condition that always holds.
+    pub truth: &'static str,
+    /// `when(cond, statement)`: the statement, run only if cond holds.
+    pub when: fn(&str, &str) -> String,
+    /// `effect(cond, call)`: a board call run for its effect (its result
+    /// ignored), only if cond holds when there is one.
+    pub effect: fn(Option<&str>, &str) -> String,
+}
+
+/// One statement of the view model, in the `switch` (C) or the `match`
+/// (Rust) of the generated program.
+pub struct CaseView {
+    /// The label, as a constant of the target.
+    pub label: String,
+    /// The source line, safe inside a comment.
+    pub comment: String,
+    /// Whether the statement can hit a runtime error (input or memory), so
+    /// the runtime must know its label (C).
+    pub sets_current: bool,
+    /// `Some(n)`: read n integers first (§6).
+    pub reads: Option<usize>,
+    /// Output statements (text and count), each guarded by the reads.
+    pub writes: Vec<String>,
+    /// The success test when branching (e.g. `icp_n == 2 && icp_place(…)`).
+    pub test: String,
+    /// The command as a statement when not branching (may be empty).
+    pub effect: String,
+    /// Whether to branch on `test` to `on_success` or `on_failure`.
+    pub branches: bool,
+    /// Where control goes when the command succeeded.
+    pub on_success: String,
+    /// Where control goes when it failed.
+    pub on_failure: String,
+}
+
+/// A statement's command, guarded by its reads (§6): what the view models
+/// of both targets show.
+pub struct Guarded {
+    /// The output statements, each run only when every `*` was read.
+    pub writes: Vec<String>,
+    /// The success test when branching.
+    pub test: String,
+    /// The command as a statement when not branching (may be empty).
+    pub effect: String,
+}
+
+impl Spelling {
+    /// An integer literal.
+    pub fn int(&self, v: i64) -> String {
+        (self.int)(v)
+    }
+
+    /// An operand: a literal, or the input slot it was read into.
+    pub fn value(&self, v: Value) -> String {
+        match v {
+            Value::Lit(n) => self.int(n),
+            Value::Input(k) => format!("icp_v[{k}]"),
+        }
+    }
+
+    /// A colour, as the runtime names it.
+    pub fn colour(&self, c: Colour) -> &'static str {
+        self.colours[runtime_colour(c) as usize]
+    }
+
+    /// A piece kind, as the runtime names it.
+    pub fn kind(&self, k: PieceKind) -> &'static str {
+        self.kinds[runtime_kind(k) as usize]
+    }
+
+    /// Guards a statement's board call and output statements with its
+    /// reads: `inputs` numbers must all have been read (§6).
+    pub fn guard(&self, inputs: usize, call: Option<&str>, mut writes: Vec<String>) -> Guarded {
+        let all_read = (inputs > 0).then(|| format!("icp_n == {inputs}"));
+        // §6: at end of input the command is not performed, so a count whose
+        // `*` jump target found nothing prints nothing.
+        if let Some(r) = &all_read {
+            for w in &mut writes {
+                *w = (self.when)(r, w);
+            }
+        }
+        let test = match (&all_read, call) {
+            (Some(r), Some(c)) => format!("{r} && {c}"),
+            (Some(r), None) => r.clone(),
+            (None, Some(c)) => c.to_string(),
+            (None, None) => self.truth.to_string(),
+        };
+        let effect = call.map_or(String::new(), |c| (self.effect)(all_read.as_deref(), c));
+        Guarded {
+            writes,
+            test,
+            effect,
+        }
+    }
+
+    /// The board operation a place or move command is, as the runtime's
+    /// function name (`place`, `move_squares`, …) and its arguments spelt
+    /// for the target; `None` for the commands that are not board
+    /// operations (nothing, text, count).
+    pub fn board_call(&self, command: &Command) -> Option<(&'static str, String)> {
+        let (function, args) = match command {
+            Command::Place {
+                name,
+                colour,
+                kind,
+                row,
+                col,
+            } => (
+                "place",
+                vec![
+                    name.to_string(),
+                    self.colour(*colour).to_string(),
+                    self.kind(*kind).to_string(),
+                    self.value(*row),
+                    self.value(*col),
+                ],
+            ),
+            Command::MoveSquares { r1, c1, r2, c2 } => (
+                "move_squares",
+                [r1, c1, r2, c2].map(|v| self.value(*v)).to_vec(),
+            ),
+            Command::MoveNameTo { name, row, col } => (
+                "move_name_to",
+                vec![name.to_string(), self.value(*row), self.value(*col)],
+            ),
+            Command::MoveNameBy { name, drow, dcol } => (
+                "move_name_by",
+                vec![name.to_string(), self.value(*drow), self.value(*dcol)],
+            ),
+            Command::Nothing | Command::Text(_) | Command::Count(_) => return None,
+        };
+        Some((function, args.join(", ")))
+    }
+}
 
 /// Where control goes after a statement (§5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

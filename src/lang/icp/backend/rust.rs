@@ -3,14 +3,11 @@
 //! icp2c for `icp2c run`, embedded verbatim. Statements are the arms of a
 //! `match` on the current label inside a `loop`.
 
-use super::plan::{Jump, StepPlan, has_input_jumps, max_inputs, plan};
-use crate::GeneratedFile;
+use super::plan::{CaseView, Jump, Spelling, StepPlan, has_input_jumps, max_inputs, plan};
 use crate::codegen::escape::{comment, rust_string};
-use crate::codegen::{self, EmitRequest, Syntax, literal};
+use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
-use crate::lang::icp::interp::{runtime_colour, runtime_kind};
-use crate::lang::icp::ir::{Command, Program, Value};
-use crate::lang::icp::runtime::board as rt;
+use crate::lang::icp::ir::{Command, Program};
 use askama::Template;
 
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
@@ -43,32 +40,16 @@ struct ProgramView {
     cases: Vec<CaseView>,
 }
 
-struct CaseView {
-    label: String,
-    comment: String,
-    reads: Option<usize>,
-    writes: Vec<String>,
-    test: String,
-    effect: String,
-    branches: bool,
-    on_success: String,
-    on_failure: String,
-}
-
 /// Generates one self-contained Rust file (runtime inlined) that
 /// `rustc --edition 2021 -O -D warnings FILE.rs` builds.
 pub fn emit(program: &Program, source_name: &str) -> String {
     render(program, source_name, Some(RUNTIME))
 }
 
-/// Generates a Cargo crate: `Cargo.toml` (package named after `stem`, made
-/// a valid crate name), `src/main.rs` and `src/icp_rt.rs` (the runtime).
-pub fn emit_crate(program: &Program, request: &EmitRequest<'_>) -> Vec<GeneratedFile> {
-    codegen::crate_files(
-        request,
-        render(program, request.source_name, None),
-        codegen::runtime_module(NAME, RUNTIME),
-    )
+/// Generated Rust: one file with the runtime inlined (`single_file`), or
+/// the `src/main.rs` of a crate, which declares `mod icp_rt;`.
+pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> String {
+    render(program, source_name, single_file.then_some(RUNTIME))
 }
 
 fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static str>) -> String {
@@ -93,7 +74,7 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
         first_label: program
             .statements
             .first()
-            .map_or("0".into(), |s| int(s.label)),
+            .map_or("0".into(), |s| S.int(s.label)),
         max_inputs: max_inputs(program),
         input_jumps: has_input_jumps(program),
         label_changes,
@@ -109,38 +90,29 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
     codegen::render(&view, Syntax::Rust)
 }
 
-fn int(v: i64) -> String {
-    literal::rust_i64(v)
-}
-
-fn value(v: Value) -> String {
-    match v {
-        Value::Lit(n) => int(n),
-        Value::Input(k) => format!("icp_v[{k}]"),
-    }
-}
-
-fn colour(c: crate::lang::icp::ir::Colour) -> &'static str {
-    match runtime_colour(c) {
-        rt::Colour::White => "icp_rt::Colour::White",
-        rt::Colour::Black => "icp_rt::Colour::Black",
-    }
-}
-
-fn kind(k: crate::lang::icp::ir::PieceKind) -> &'static str {
-    match runtime_kind(k) {
-        rt::Kind::King => "icp_rt::Kind::King",
-        rt::Kind::Queen => "icp_rt::Kind::Queen",
-        rt::Kind::Rook => "icp_rt::Kind::Rook",
-        rt::Kind::Bishop => "icp_rt::Kind::Bishop",
-        rt::Kind::Knight => "icp_rt::Kind::Knight",
-        rt::Kind::Pawn => "icp_rt::Kind::Pawn",
-    }
-}
+/// Operands as Rust spells them.
+const S: Spelling = Spelling {
+    int: literal::rust_i64,
+    colours: ["icp_rt::Colour::White", "icp_rt::Colour::Black"],
+    kinds: [
+        "icp_rt::Kind::King",
+        "icp_rt::Kind::Queen",
+        "icp_rt::Kind::Rook",
+        "icp_rt::Kind::Bishop",
+        "icp_rt::Kind::Knight",
+        "icp_rt::Kind::Pawn",
+    ],
+    truth: "true",
+    when: |cond, statement| format!("if {cond} {{ {statement} }}"),
+    effect: |cond, call| match cond {
+        Some(cond) => format!("if {cond} {{ {call}; }}"),
+        None => format!("{call};"),
+    },
+};
 
 fn jump(j: Jump, label: &str) -> String {
     match j {
-        Jump::Label(l) => format!("icp_label = {};", int(l)),
+        Jump::Label(l) => format!("icp_label = {};", S.int(l)),
         Jump::Halt => "break;".to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
@@ -157,79 +129,33 @@ fn jump(j: Jump, label: &str) -> String {
 
 fn case(p: &StepPlan<'_>) -> CaseView {
     let s = p.statement;
-    let label = int(s.label);
+    let label = S.int(s.label);
     let fail = format!(".map_err(|f| ({label}, f))?");
     let mut writes = Vec::new();
-    let call = match &s.command {
-        Command::Place {
-            name,
-            colour: c,
-            kind: k,
-            row,
-            col,
-        } => Some(format!(
-            "icp_board.place({name}, {}, {}, {}, {}){fail}",
-            colour(*c),
-            kind(*k),
-            value(*row),
-            value(*col)
-        )),
-        Command::MoveSquares { r1, c1, r2, c2 } => Some(format!(
-            "icp_board.move_squares({}, {}, {}, {}){fail}",
-            value(*r1),
-            value(*c1),
-            value(*r2),
-            value(*c2)
-        )),
-        Command::MoveNameTo { name, row, col } => Some(format!(
-            "icp_board.move_name_to({name}, {}, {}){fail}",
-            value(*row),
-            value(*col)
-        )),
-        Command::MoveNameBy { name, drow, dcol } => Some(format!(
-            "icp_board.move_name_by({name}, {}, {}){fail}",
-            value(*drow),
-            value(*dcol)
-        )),
-        Command::Nothing => None,
+    let call = S
+        .board_call(&s.command)
+        .map(|(function, args)| format!("icp_board.{function}({args}){fail}"));
+    match &s.command {
         Command::Text(text) => {
             writes.push(format!(
                 "icp_rt::write_text(icp_out, \"{}\"){fail};",
                 rust_string(&format!("{text}\n"))
             ));
-            None
         }
         Command::Count(name) => {
             writes.push(format!(
                 "icp_rt::write_count(icp_out, icp_board.count({name})){fail};"
             ));
-            None
         }
-    };
-    let all_read = (s.inputs > 0).then(|| format!("icp_n == {}", s.inputs));
-    // §6: at end of input the command is not performed, so a count whose
-    // `*` jump target found nothing prints nothing.
-    if let Some(r) = &all_read {
-        for w in &mut writes {
-            *w = format!("if {r} {{ {w} }}");
-        }
+        _ => {}
     }
-    let test = match (&all_read, &call) {
-        (Some(r), Some(c)) => format!("{r} && {c}"),
-        (Some(r), None) => r.clone(),
-        (None, Some(c)) => c.clone(),
-        (None, None) => "true".to_string(),
-    };
-    let effect = match (&all_read, &call) {
-        (Some(r), Some(c)) => format!("if {r} {{ {c}; }}"),
-        (None, Some(c)) => format!("{c};"),
-        _ => String::new(),
-    };
+    let guarded = S.guard(s.inputs, call.as_deref(), writes);
     CaseView {
+        sets_current: s.inputs > 0 || call.is_some(),
         reads: (s.inputs > 0).then_some(s.inputs),
-        writes,
-        test,
-        effect,
+        writes: guarded.writes,
+        test: guarded.test,
+        effect: guarded.effect,
         branches: p.branches,
         on_success: jump(p.on_success, &label),
         on_failure: jump(p.on_failure, &label),
