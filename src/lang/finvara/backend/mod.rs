@@ -137,6 +137,73 @@ fn code_arrays(program: &Program, upper: bool) -> Vec<DataArray> {
     arrays
 }
 
+/// A move as the runtime's step and place take it, for the target to
+/// spell.
+enum MoveOp {
+    /// §5.1: `step(turn, colour, [kind, from, to, promote])`; skip to
+    /// `skip_to` when invalid and skipped, else go on at `next`.
+    Step {
+        turn: u64,
+        colour: usize,
+        args: [String; 4],
+        skip_to: usize,
+        next: usize,
+    },
+    /// §5.3: `place(colour, kind, square)`, then go to `target`.
+    Place {
+        colour: usize,
+        kind: usize,
+        square: usize,
+        target: usize,
+    },
+}
+
+/// One case per move, its lines spelt by `lines`.
+fn cases(program: &Program, lines: impl Fn(MoveOp) -> Vec<String>) -> Vec<Case> {
+    program
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let colour = m.colour.index();
+            let op = match &m.action {
+                Action::Step {
+                    kind,
+                    from,
+                    to,
+                    promote,
+                } => MoveOp::Step {
+                    turn: m.turn,
+                    colour,
+                    args: [
+                        kind.to_string(),
+                        from.to_string(),
+                        to.to_string(),
+                        promote.map_or(-1, |p| p as i64).to_string(),
+                    ],
+                    skip_to: i + 2,
+                    next: i + 1,
+                },
+                Action::Place {
+                    kind,
+                    square,
+                    target,
+                } => MoveOp::Place {
+                    colour,
+                    kind: *kind,
+                    square: *square,
+                    target: *target,
+                },
+            };
+            Case {
+                index: i,
+                comment: move_comment(program, i),
+                lines: lines(op),
+            }
+        })
+        .collect()
+}
+
 /// One standalone C99 file (needs only libc).
 pub fn emit_c(program: &Program, file_name: &str) -> String {
     let mut arrays = code_arrays(program, false);
@@ -162,41 +229,27 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
         });
         kinds.push("{INT64_C(0), 0, 0, {icp_code_none, icp_code_none}}, /* unused */".to_string());
     }
-    let cases = program
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| Case {
-            index: i,
-            comment: move_comment(program, i),
-            lines: match &m.action {
-                Action::Step {
-                    kind,
-                    from,
-                    to,
-                    promote,
-                } => vec![format!(
-                    "icp_pc = (!icp_step(g, {}, {}, {}, {}, {}, {}) && icp_skip(g)) ? {} : {};",
-                    m.turn,
-                    m.colour.index(),
-                    kind,
-                    from,
-                    to,
-                    promote.map_or(-1, |p| p as i64),
-                    i + 2,
-                    i + 1
-                )],
-                Action::Place {
-                    kind,
-                    square,
-                    target,
-                } => vec![
-                    format!("icp_place(g, {}, {}, {});", m.colour.index(), kind, square),
-                    format!("icp_pc = {target};"),
-                ],
-            },
-        })
-        .collect();
+    let cases = cases(program, |op| match op {
+        MoveOp::Step {
+            turn,
+            colour,
+            args,
+            skip_to,
+            next,
+        } => vec![format!(
+            "icp_pc = (!icp_step(g, {turn}, {colour}, {}) && icp_skip(g)) ? {skip_to} : {next};",
+            args.join(", ")
+        )],
+        MoveOp::Place {
+            colour,
+            kind,
+            square,
+            target,
+        } => vec![
+            format!("icp_place(g, {colour}, {kind}, {square});"),
+            format!("icp_pc = {target};"),
+        ],
+    });
     let view = CProgram {
         header: codegen::header(NAME, file_name),
         summary: summary(program),
@@ -214,8 +267,7 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
 }
 
 /// Generated Rust: one `main.rs` with the runtime inlined (`single_file`),
-/// or the `src/main.rs` of a crate, which declares `mod icp_rt;` (see
-/// [`runtime_module`]).
+/// or the `src/main.rs` of a crate, which declares `mod icp_rt;`.
 pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> String {
     let arrays = code_arrays(program, true);
     let kinds = program
@@ -236,32 +288,27 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
         .moves
         .iter()
         .any(|m| matches!(m.action, Action::Step { .. }));
-    let cases = program
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| Case {
-            index: i,
-            comment: move_comment(program, i),
-            lines: match &m.action {
-                Action::Step { kind, from, to, promote } => vec![format!(
-                    "if !game.step({}, {}, [{}, {}, {}, {}], input, output)? && game.skip() {{ {} }} else {{ {} }}",
-                    m.turn,
-                    m.colour.index(),
-                    kind,
-                    from,
-                    to,
-                    promote.map_or(-1, |p| p as i64),
-                    i + 2,
-                    i + 1
-                )],
-                Action::Place { kind, square, target } => vec![
-                    format!("game.place({}, {}, {});", m.colour.index(), kind, square),
-                    format!("{target}"),
-                ],
-            },
-        })
-        .collect();
+    let cases = cases(program, |op| match op {
+        MoveOp::Step {
+            turn,
+            colour,
+            args,
+            skip_to,
+            next,
+        } => vec![format!(
+            "if !game.step({turn}, {colour}, [{}], input, output)? && game.skip() {{ {skip_to} }} else {{ {next} }}",
+            args.join(", ")
+        )],
+        MoveOp::Place {
+            colour,
+            kind,
+            square,
+            target,
+        } => vec![
+            format!("game.place({colour}, {kind}, {square});"),
+            format!("{target}"),
+        ],
+    });
     let view = RustProgram {
         header: codegen::header(NAME, file_name),
         summary: summary(program),
