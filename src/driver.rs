@@ -62,6 +62,8 @@ languages! {
     InfChessPro => lang::icp::InfChessPro,
     /// Finvara (`.fin`), contract `spec/finvara.md`.
     Finvara => lang::finvara::Finvara,
+    /// CHEG (`.cheg`), contract `spec/cheg.md`: programs become chess engines.
+    Cheg => lang::cheg::Cheg,
 }
 
 impl Language {
@@ -108,6 +110,7 @@ trait AnyProgram: fmt::Debug + Send + Sync {
         &self,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
+        errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
     fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported>;
@@ -127,9 +130,10 @@ impl<L: Lang + 'static> AnyProgram for Held<L> {
         &self,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
+        errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
-        L::run(&self.0, input, output, options)
+        L::run(&self.0, input, output, errors, options)
     }
 
     fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported> {
@@ -186,14 +190,16 @@ impl Program {
     }
 
     /// Interprets the program: `input` is its standard input, `output` its
-    /// standard output. `Err`: options the language refuses (nothing ran).
+    /// standard output, `errors` its standard error (for what it reports
+    /// while it runs). `Err`: options the language refuses (nothing ran).
     pub fn run_with(
         &self,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
+        errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
-        self.inner.run(input, output, options)
+        self.inner.run(input, output, errors, options)
     }
 
     /// Interprets the program with no language options: `max_steps`
@@ -208,7 +214,10 @@ impl Program {
             max_steps,
             args: Vec::new(),
         };
-        match self.inner.run(input, output, &options) {
+        match self
+            .inner
+            .run(input, output, &mut std::io::sink(), &options)
+        {
             Ok(outcome) => outcome,
             Err(UsageError(message)) => Outcome::RuntimeError(format!("error: {message}")),
         }
@@ -279,7 +288,8 @@ mod tests {
             Language::InfChessPro
         );
         assert_eq!(Language::from_name("fin"), Some(Language::Finvara));
-        assert_eq!(Language::from_name("cheg"), None);
+        assert_eq!(Language::from_name("cheg"), Some(Language::Cheg));
+        assert_eq!(Language::from_path(Path::new("k.cheg")), Language::Cheg);
     }
 
     #[test]
@@ -318,7 +328,9 @@ mod tests {
             args: vec!["--fen".into()],
         };
         let mut out = Vec::new();
-        let r = checked.program.run_with(&mut &b""[..], &mut out, &options);
+        let r = checked
+            .program
+            .run_with(&mut &b""[..], &mut out, &mut std::io::sink(), &options);
         assert!(r.is_err() && out.is_empty());
     }
 

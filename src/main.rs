@@ -86,10 +86,24 @@ enum Command {
         #[arg(long, value_enum)]
         lang: Option<LangArg>,
 
-        /// Options of the program's language, after `--` (InfChessPro and
-        /// Finvara have none).
-        #[arg(last = true, value_name = "ARGS")]
-        args: Vec<String>,
+        /// CHEG: the position to search (FEN); without it the engine speaks
+        /// UCI on standard input and output (CHEG §7.4).
+        /// Example: --fen "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
+        #[arg(long, value_name = "FEN", help_heading = "CHEG engine")]
+        fen: Option<String>,
+
+        /// CHEG: search depth in plies, 1-20 (default 4).
+        #[arg(long, value_name = "N", help_heading = "CHEG engine")]
+        depth: Option<String>,
+
+        /// CHEG: print the number of leaf nodes of the legal move tree to
+        /// depth N instead of searching.
+        #[arg(long, value_name = "N", help_heading = "CHEG engine")]
+        perft: Option<String>,
+
+        /// CHEG: search without the endgame program, to see what it adds.
+        #[arg(long, help_heading = "CHEG engine")]
+        no_endgame: bool,
     },
 }
 
@@ -143,8 +157,24 @@ fn main() -> ExitCode {
             file,
             max_steps,
             lang,
-            args,
-        }) => run(&file, RunOptions { max_steps, args }, lang),
+            fen,
+            depth,
+            perft,
+            no_endgame,
+        }) => {
+            // The engine options, in the engine's own command-line form
+            // (CHEG §7.4); a language without them refuses any.
+            let mut args = Vec::new();
+            for (flag, value) in [("--fen", fen), ("--depth", depth), ("--perft", perft)] {
+                if let Some(value) = value {
+                    args.extend([flag.to_string(), value]);
+                }
+            }
+            if no_endgame {
+                args.push("--no-endgame".to_string());
+            }
+            run(&file, RunOptions { max_steps, args }, lang)
+        }
         None => match cli.file.clone() {
             Some(file) => compile(&cli, &file),
             None => {
@@ -334,7 +364,8 @@ fn run(path: &Path, options: RunOptions, lang: Option<LangArg>) -> ExitCode {
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
     let mut output = io::stdout().lock();
-    match program.run_with(&mut input, &mut output, &options) {
+    let mut errors = io::stderr().lock();
+    match program.run_with(&mut input, &mut output, &mut errors, &options) {
         Ok(outcome) => report(&outcome),
         Err(UsageError(message)) => {
             eprintln!("error: {message}");
@@ -345,7 +376,7 @@ fn run(path: &Path, options: RunOptions, lang: Option<LangArg>) -> ExitCode {
 
 fn report(outcome: &Outcome) -> ExitCode {
     match outcome {
-        Outcome::Halted => {}
+        Outcome::Halted | Outcome::Reported(_) => {}
         Outcome::RuntimeError(line) => eprintln!("{line}"),
         Outcome::StepLimit(steps) => {
             eprintln!(

@@ -76,6 +76,7 @@ fn generate(lang: Language, n: usize, seed: u64) -> Vec<(Prog, Ran)> {
                     let turns = 3 + rng.below(14);
                     fin_program(&mut rng, turns)
                 }
+                Language::Cheg => panic!("CHEG engines are compared in tests/cheg.rs"),
             };
             let prog = Prog {
                 name: format!("{}_{i}", lang.name().to_lowercase()),

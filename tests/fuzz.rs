@@ -14,7 +14,9 @@
 
 mod support;
 
+use icp2c::codegen::Target;
 use icp2c::driver::{self, Language};
+use icp2c::lang::RunOptions;
 use icp2c::{diagnostic, source};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -24,10 +26,7 @@ use support::root;
 
 /// One input's whole trip through the front end and back ends.
 fn exercise(lang: Language, bytes: &[u8]) {
-    let file = match lang {
-        Language::InfChessPro => "fuzz.icp",
-        Language::Finvara => "fuzz.fin",
-    };
+    let file = &format!("fuzz.{}", lang.extension());
     let text = match source::decode(bytes) {
         Ok(text) => text,
         Err((lossy, errors)) => {
@@ -43,6 +42,22 @@ fn exercise(lang: Language, bytes: &[u8]) {
             check_spans(&text, &errors);
             let rendered = diagnostic::render(file, &text, &errors);
             assert!(!rendered.is_empty());
+        }
+        Ok(checked) if lang == Language::Cheg => {
+            // An engine's run is a search (tests/cheg.rs); here the front
+            // end, and the engine's command line on a bad query.
+            check_spans(&text, &checked.warnings);
+            let options = RunOptions {
+                max_steps: None,
+                args: vec!["--fen".into(), "8/8/8 w - -".into()],
+            };
+            let mut out = Vec::new();
+            let ran =
+                checked
+                    .program
+                    .run_with(&mut &b""[..], &mut out, &mut std::io::sink(), &options);
+            assert_eq!(ran.map(|o| o.exit_status()), Ok(2));
+            assert!(checked.program.emit_file(Target::C, file).is_err());
         }
         Ok(checked) => {
             check_spans(&text, &checked.warnings);
@@ -145,10 +160,7 @@ fn save_failure(lang: Language, bytes: &[u8]) -> PathBuf {
     let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
         (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
     });
-    let ext = match lang {
-        Language::InfChessPro => "icp",
-        Language::Finvara => "fin",
-    };
+    let ext = lang.extension();
     let path = dir.join(format!("{hash:016x}.{ext}"));
     let _ = std::fs::write(&path, bytes);
     path
@@ -191,6 +203,16 @@ fn seeds(lang: Language) -> Vec<Vec<u8>> {
                 "../shared/conformance/finvara-errors",
             ],
         ),
+        Language::Cheg => (
+            "cheg",
+            &[
+                "examples",
+                "tests/programs/cheg",
+                "tests/programs/cheg/errors",
+                "../shared/conformance/cheg",
+                "../shared/conformance/cheg-errors",
+            ],
+        ),
     };
     let mut out = Vec::new();
     for dir in dirs {
@@ -213,6 +235,74 @@ fn seeds(lang: Language) -> Vec<Vec<u8>> {
 /// numbers at the 64-bit edges and beyond, hostile text.
 fn tokens(lang: Language) -> Vec<String> {
     let mut t: Vec<String> = match lang {
+        Language::Cheg => [
+            ",",
+            " ",
+            "\t",
+            ":",
+            ";",
+            "\n",
+            "\r\n",
+            "\"",
+            "\"(",
+            ")",
+            "(",
+            "#",
+            "&",
+            "&P",
+            "&10P",
+            "=",
+            "<",
+            ">",
+            "-",
+            "+",
+            "ENTRY ",
+            "END",
+            "K,K",
+            "R&0P,K,>1",
+            "X",
+            "LM",
+            "PG",
+            "DEPTH",
+            "PLIES",
+            "SIDE",
+            "WK",
+            "BP8",
+            "WR2",
+            "L1:",
+            "SETV ",
+            "JUMP= ",
+            "JUMP#< ",
+            "SQ>RNK ",
+            "COND ",
+            "CONDT ",
+            "SET ",
+            "SELECT ",
+            "MAP ",
+            "SELECC ",
+            "TRY ",
+            "PLAY ",
+            "PLAYB ",
+            "PLAN ",
+            "UNPLAN",
+            "DONE",
+            "LEAVE",
+            "VALRET ",
+            "RETBET ",
+            "RETURN ",
+            "INSERT ",
+            "UNSERT ",
+            "EXCHWE ",
+            "DEEP",
+            "#DEEP",
+            "CAPT",
+            "#EMPTY",
+            "RWK=",
+            "\"9223372036854775808",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect(),
         Language::InfChessPro => [
             ".", ",", ";", "=", "?", "!", "*", "^", "\"", "%", "#", "-", "+", " ", "\t", "\n",
             "\r\n", "\r", "K", "q", "R", "b", "N", "p", "X", "x_1", "1.", "99.", "?*", "!*",
@@ -397,18 +487,20 @@ fn batch(lang: Language, n: usize, seed: u64) -> Vec<(Language, Vec<u8>)> {
                 s.into_bytes()
             }
             2 | 3 => {
-                let g = match lang {
+                let source = match lang {
                     Language::InfChessPro => {
                         let size = 1 + rng.below(30);
-                        icp_program(&mut rng, size)
+                        icp_program(&mut rng, size).source.into_bytes()
                     }
                     Language::Finvara => {
                         let turns = 1 + rng.below(8);
-                        fin_program(&mut rng, turns)
+                        fin_program(&mut rng, turns).source.into_bytes()
                     }
+                    // No generator of CHEG programs: mutate a seed.
+                    Language::Cheg => seeds[rng.below(seeds.len())].clone(),
                 };
                 let other = seeds[rng.below(seeds.len())].clone();
-                mutate(&mut rng, g.source.as_bytes(), &tokens, &other)
+                mutate(&mut rng, &source, &tokens, &other)
             }
             _ => {
                 let s = &seeds[rng.below(seeds.len())];
@@ -434,11 +526,9 @@ fn regression_corpus_never_crashes() {
         // be rejected gracefully too.
         for f in files {
             cases.push((lang, f.clone()));
-            let other = match lang {
-                Language::InfChessPro => Language::Finvara,
-                Language::Finvara => Language::InfChessPro,
-            };
-            cases.push((other, f));
+            for other in Language::ALL.iter().filter(|l| **l != lang) {
+                cases.push((*other, f.clone()));
+            }
         }
     }
     let n = run_guarded(cases, Duration::from_secs(20));
@@ -462,6 +552,14 @@ fn fuzz_finvara_front_end() {
     let started = Instant::now();
     let n = run_guarded(cases, Duration::from_secs(20));
     eprintln!("Finvara: {n} fuzz executions in {:.1?}", started.elapsed());
+}
+
+#[test]
+fn fuzz_cheg_front_end() {
+    let cases = batch(Language::Cheg, fuzz_cases(), fuzz_seed() ^ 0xc4e9);
+    let started = Instant::now();
+    let n = run_guarded(cases, Duration::from_secs(20));
+    eprintln!("CHEG: {n} fuzz executions in {:.1?}", started.elapsed());
 }
 
 #[test]

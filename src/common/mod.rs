@@ -20,15 +20,21 @@ pub enum Outcome {
     /// The `--max-steps` budget ran out after this many statements; exit
     /// status 3.
     StepLimit(u64),
+    /// The program reported its own error on its error stream and ended
+    /// with this exit status: a CHEG engine's runtime error (1, CHEG §9) or
+    /// a bad FEN or query (2, CHEG §7.4). Nothing more is printed.
+    Reported(u8),
 }
 
 impl Outcome {
-    /// The process exit status this outcome maps to: 0, 1 or 3.
+    /// The process exit status this outcome maps to: 0, 1 or 3, or what a
+    /// reported outcome says.
     pub fn exit_status(&self) -> i32 {
         match self {
             Outcome::Halted => 0,
             Outcome::RuntimeError(_) => 1,
             Outcome::StepLimit(_) => 3,
+            Outcome::Reported(status) => i32::from(*status),
         }
     }
 }

@@ -8,6 +8,7 @@
 //! generated Rust, and `runtime/board.c`, pasted into generated C). The
 //! driver (`crate::driver`) lists the languages; nothing else names one.
 
+pub mod cheg;
 pub mod finvara;
 pub mod icp;
 
@@ -33,11 +34,10 @@ pub struct RunOptions {
     /// `--max-steps N`: stop with [`Outcome::StepLimit`] after N steps
     /// (statements, moves: the language says what a step is).
     pub max_steps: Option<u64>,
-    /// The language's own options, as written after the program on the
-    /// command line (`icp2c run FILE -- ARGS…`), for a language whose run
-    /// takes more than input (a chess engine's `--fen`, `--depth`). A
-    /// language with no options of its own refuses any
-    /// ([`no_language_options`]).
+    /// The language's own options in their command-line form (CHEG's
+    /// `--fen FEN`, `--depth N`, `--perft N`, `--no-endgame`, §7.4), for a
+    /// language whose run takes more than input. A language with no
+    /// options of its own refuses any ([`no_language_options`]).
     pub args: Vec<String>,
 }
 
@@ -62,13 +62,17 @@ pub trait Lang {
     fn check(source: &str) -> Result<Checked<Self::Program>, Vec<Diagnostic>>;
 
     /// Interprets `program`: `input` is its standard input, `output` its
-    /// standard output (a language may speak a line protocol on them).
+    /// standard output (a language may speak a line protocol on them),
+    /// `errors` its standard error for what a program reports as it runs
+    /// (CHEG's `BREAK` lines and engine errors); the final runtime error of
+    /// [`Outcome::RuntimeError`] is printed by the caller.
     /// A runtime error is [`Outcome::RuntimeError`], not an `Err`; `Err` is
     /// only for options the language refuses, before anything runs.
     fn run(
         program: &Self::Program,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
+        errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
 
@@ -130,7 +134,7 @@ pub fn no_language_options(language: &str, options: &RunOptions) -> Result<(), U
     match options.args.first() {
         None => Ok(()),
         Some(arg) => Err(UsageError(format!(
-            "{language} programs take no run options (got `{arg}`): only --max-steps"
+            "{arg} is an option of CHEG engines; {language} programs take only --max-steps"
         ))),
     }
 }

@@ -24,10 +24,7 @@ pub struct Prog {
 
 impl Prog {
     pub fn file_name(&self) -> String {
-        match self.lang {
-            Language::InfChessPro => format!("{}.icp", self.name),
-            Language::Finvara => format!("{}.fin", self.name),
-        }
+        format!("{}.{}", self.name, self.lang.extension())
     }
 
     pub fn checked(&self) -> Program {
@@ -51,7 +48,7 @@ pub fn interpret(program: &Program, input: &[u8], max_steps: u64) -> Option<Ran>
     let stderr = match &outcome {
         Outcome::RuntimeError(line) => format!("{line}\n").into_bytes(),
         Outcome::StepLimit(_) => return None,
-        Outcome::Halted => Vec::new(),
+        Outcome::Halted | Outcome::Reported(_) => Vec::new(),
     };
     Some(Ran {
         status: outcome.exit_status(),

@@ -56,6 +56,7 @@ impl Lang for Finvara {
         program: &ir::Program,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
+        _errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
         no_language_options(Self::NAME, options)?;

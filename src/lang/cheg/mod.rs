@@ -1,0 +1,87 @@
+//! CHEG (`.cheg`), the endgame language of MacHack VI (MIT, 1973). The
+//! contract is `spec/cheg.md` of the shared folder; the project's own
+//! language reference is `docs/cheg.md`.
+//!
+//! A CHEG program becomes a chess engine: legal chess, perft, a
+//! fixed-depth search that consults the endgame program at its nodes (§6,
+//! §7.3), and the UCI protocol (§7.4). Flow: `front` (lines → statements
+//! with spans) → validation and resolution of tags, variables, instructions
+//! → [`ir::Program`] → `interp` (the endgame program inside the search of
+//! `runtime::engine`).
+
+pub mod front;
+pub mod interp;
+pub mod ir;
+
+/// The chess-engine runtime in Rust (std only, no unsafe, never panics):
+/// compiled into icp2c for `run`, and meant to be pasted into generated
+/// Rust as the sibling modules `chess`, `engine` and `uci`.
+pub mod runtime {
+    pub mod chess;
+    pub mod engine;
+    pub mod uci;
+}
+
+use super::{Lang, RunOptions, UsageError};
+use crate::codegen::{EmitRequest, Unsupported};
+use crate::common::diagnostic::Diagnostic;
+use crate::{GeneratedFile, Outcome};
+use std::io::{BufRead, Write};
+
+/// A program that passed every check, with the warnings found on the way
+/// (§1's 6-character warning).
+pub type Checked = super::Checked<ir::Program>;
+
+/// CHEG, as the driver sees it.
+pub struct Cheg;
+
+impl Lang for Cheg {
+    type Program = ir::Program;
+    const NAME: &'static str = "CHEG";
+    const EXTENSION: &'static str = "cheg";
+
+    fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
+        check(source)
+    }
+
+    /// Runs the engine with the program built in, as a generated engine
+    /// runs (§7.4): `options.args` are the engine's arguments (`--fen FEN
+    /// [--depth N] [--no-endgame] [--perft N]`), or none for UCI on
+    /// `input`/`output`. `--max-steps` is refused: an engine's work is
+    /// bounded by its depth, and each invocation by §5.2's limit.
+    fn run(
+        program: &ir::Program,
+        input: &mut dyn BufRead,
+        output: &mut dyn Write,
+        errors: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        if options.max_steps.is_some() {
+            return Err(UsageError(
+                "--max-steps is not for CHEG engines: a search is bounded by --depth (§7.3) and each invocation by 1,000,000 statements (§5.2)".into(),
+            ));
+        }
+        let status = interp::run(program, &options.args, input, output, errors);
+        Ok(match status {
+            0 => Outcome::Halted,
+            s => Outcome::Reported(u8::try_from(s).unwrap_or(1)),
+        })
+    }
+
+    fn emit(
+        _program: &ir::Program,
+        request: &EmitRequest<'_>,
+    ) -> Result<Vec<GeneratedFile>, Unsupported> {
+        Err(Unsupported {
+            language: Self::NAME,
+            target: request.target,
+            layout: request.layout,
+        })
+    }
+}
+
+/// Parses, validates and lowers a CHEG source text. Errors: every
+/// diagnostic at once, sorted by position (§8).
+pub fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
+    front::check(source)
+}
