@@ -1,0 +1,404 @@
+//! CHEG through the driver (`spec/cheg.md`): the examples' answers, the
+//! compile-error cases, the UCI loop with a program, and unit tests of the
+//! runtime's semantics (§2–§6) — the value conversion, `ENTRY` matching,
+//! `PG`, `INSQ`, `SAFE`, `OPP`, the set instructions.
+
+mod support;
+
+use icp2c::driver::{self, Language, Program};
+use icp2c::lang::RunOptions;
+use icp2c::lang::cheg::runtime::chess::{Colour, Kind, Piece, Position};
+use icp2c::lang::cheg::runtime::engine::{
+    self, Binary, Compare, EntrySpec, MoveValue, Node, Test, Unary, Value, binary, convert,
+    match_entry, unary,
+};
+
+fn program(name: &str) -> Program {
+    let path = support::root()
+        .join("examples")
+        .join(format!("{name}.cheg"));
+    let source = std::fs::read_to_string(&path).unwrap();
+    let checked = driver::check(Language::Cheg, &source).unwrap_or_else(|e| {
+        panic!(
+            "{}",
+            icp2c::diagnostic::render(&path.display().to_string(), &source, &e)
+        )
+    });
+    assert!(checked.warnings.is_empty(), "{name} has warnings");
+    checked.program
+}
+
+/// Runs the engine: (status, stdout, stderr).
+fn engine(program: &Program, args: &[&str], input: &str) -> (i32, String, String) {
+    let options = RunOptions {
+        max_steps: None,
+        args: args.iter().map(|s| s.to_string()).collect(),
+    };
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let outcome = program
+        .run_with(&mut input.as_bytes(), &mut out, &mut err, &options)
+        .expect("options accepted");
+    (
+        outcome.exit_status(),
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+/// Each example's answers: a legal best move with the program's value.
+/// A change here is a change in what the programs know: review it.
+const ANSWERS: &[(&str, &str, u32, &str)] = &[
+    (
+        "kqk",
+        "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+        4,
+        "bestmove e1e2 score 15451",
+    ),
+    (
+        "kqk",
+        "8/8/8/4k3/8/8/8/3QK3 b - - 0 1",
+        3,
+        "bestmove e5e4 score -15292",
+    ),
+    (
+        "krk",
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+        4,
+        "bestmove a1a5 score 20347",
+    ),
+    (
+        "krk",
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+        5,
+        "bestmove e1d2 score 20474",
+    ),
+    // The opposition in front of the pawn: a draw, the value uncertain.
+    (
+        "kpk",
+        "8/8/8/8/8/4k3/4P3/4K3 w - - 0 1",
+        4,
+        "bestmove e1d1 score 33",
+    ),
+    // The king ahead of its pawn, and the rule of the square: certain wins.
+    (
+        "kpk",
+        "8/8/8/8/3K4/8/4P3/6k1 w - - 0 1",
+        4,
+        "bestmove d4c3 score 25211",
+    ),
+    (
+        "kpk",
+        "7k/8/8/8/8/8/P7/K7 w - - 0 1",
+        4,
+        "bestmove a1b1 score 25211",
+    ),
+    (
+        "tour",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        1,
+        "bestmove a1a8 score 640",
+    ),
+    (
+        "tour",
+        "4k3/8/8/8/8/8/8/R3K3 w - - 0 1",
+        2,
+        "bestmove e1d1 score 38",
+    ),
+    (
+        "tour",
+        "4k3/8/8/3r4/8/8/8/R3K3 w - - 0 1",
+        2,
+        "bestmove e1f2 score 0",
+    ),
+];
+
+#[test]
+fn examples_answer() {
+    for (name, fen, depth, want) in ANSWERS {
+        let program = program(name);
+        let depth = depth.to_string();
+        let (status, out, _) = engine(&program, &["--fen", fen, "--depth", &depth], "");
+        assert_eq!((status, out.trim_end()), (0, *want), "{name} {fen}");
+        let mv = want.split(' ').nth(1).unwrap();
+        let position = Position::from_fen(fen).unwrap();
+        assert!(position.parse_move(mv).is_some(), "{mv} is legal");
+    }
+}
+
+#[test]
+fn the_program_changes_the_answer() {
+    // --no-endgame: the same engine without its program (§7.4).
+    let program = program("krk");
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let with = engine(&program, &["--fen", fen], "").1;
+    let without = engine(&program, &["--fen", fen, "--no-endgame"], "").1;
+    assert_eq!(without, "bestmove e1d1 score 640\n");
+    assert_ne!(with, without);
+}
+
+#[test]
+fn uci_transcript_with_a_program() {
+    let program = program("kqk");
+    let (status, out, err) = engine(
+        &program,
+        &[],
+        "uci\nisready\nposition fen 8/8/8/4k3/8/8/8/3QK3 w - - 0 1 moves e1e2\ngo depth 2\nquit\n",
+    );
+    assert_eq!((status, err.as_str()), (0, ""));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..6],
+        [
+            "id name icp2c CHEG engine",
+            "id author icp2c",
+            "option name Depth type spin default 4 min 1 max 20",
+            "option name Endgame type check default true",
+            "uciok",
+            "readyok",
+        ]
+    );
+    assert!(lines[6].starts_with("info depth 2 score "), "{out}");
+    assert!(lines[7].starts_with("bestmove e5"), "{out}");
+    assert_eq!(lines.len(), 8);
+}
+
+#[test]
+fn runtime_errors_name_line_and_fen() {
+    let source = "ENTRY K,K\n      DIV A,\"1,\"0\nEND\n";
+    let program = driver::check(Language::Cheg, source).unwrap().program;
+    let fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    let (status, out, err) = engine(&program, &["--fen", fen, "--depth", "1"], "");
+    assert_eq!(status, 1);
+    assert_eq!(out, "");
+    assert_eq!(err, format!("error: 2: division by zero (fen {fen})\n"));
+    // BREAK goes to the error stream and the search goes on (§5.1).
+    let source = "ENTRY K,K\n  BREAK DEPTH,LM,\"(1,T,#)\n  LEAVE\nEND\n";
+    let program = driver::check(Language::Cheg, source).unwrap().program;
+    let (status, _, err) = engine(&program, &["--fen", fen, "--depth", "1"], "");
+    assert_eq!(status, 0);
+    assert!(
+        err.starts_with("break 2: 1 (e1d1 e1f1 e1d2 e1e2 e1f2) (1 T #)\n"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_error_case_is_reported_at_its_line() {
+    let dir = support::root().join("tests/programs/cheg/errors");
+    let mut n = 0;
+    for case in support::cases(&["tests/programs/cheg/errors"], "cheg") {
+        let source = std::fs::read_to_string(&case.path).unwrap();
+        let want: usize = source
+            .strip_prefix("; error: ")
+            .and_then(|r| r.split(':').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{}: no `; error: LINE:` header", case.name));
+        let errors = driver::check(Language::Cheg, &source).expect_err(&case.name);
+        let first = &errors[0];
+        let line = source[..first.primary.span.start].matches('\n').count() + 1;
+        assert_eq!(line, want, "{}: {}", case.name, first.message);
+        n += 1;
+    }
+    assert!(n >= 25, "only {n} cases in {}", dir.display());
+}
+
+// ---------------------------------------------------------------- units
+
+fn node(fen: &str) -> Node {
+    Node {
+        position: Position::from_fen(fen).unwrap(),
+        depth: 1,
+        plies: 0,
+    }
+}
+
+fn ints(values: &[i64]) -> Value {
+    Value::Set(values.iter().map(|&n| Value::Integer(n)).collect())
+}
+
+#[test]
+fn value_conversion() {
+    // §6.2: uncertain d × 128 / 100 truncated; certain 32·d + sign(d)·(12416 − DEPTH).
+    assert_eq!(convert(10, 3, 0, 1), 8); // 7 × 128 / 100 = 8.96
+    assert_eq!(convert(3, 10, 499, 1), -8);
+    assert_eq!(convert(5, 5, 600, 1), 0);
+    assert_eq!(convert(1, 0, 500, 1), 32 + 12415);
+    assert_eq!(convert(0, 1, 500, 3), -32 - 12413);
+    assert_eq!(convert(9000, 0, 500, 1), 32 * 500 + 12415); // clamped
+    // §11.11: wrapping.
+    assert_eq!(convert(i64::MIN, 1, 0, 1), i64::MAX.wrapping_mul(128) / 100);
+}
+
+#[test]
+fn entry_matching() {
+    let entries = [
+        EntrySpec {
+            start: 1,
+            mover: (0, 1, 0, 0, Some(0)),
+            other: (0, 0, 0, 0, None),
+            pawn_diff: None,
+        },
+        EntrySpec {
+            start: 2,
+            mover: (0, 1, 0, 0, None),
+            other: (0, 0, 0, 0, None),
+            pawn_diff: Some((Compare::Gt, 0)),
+        },
+        EntrySpec {
+            start: 3,
+            mover: (0, 0, 0, 0, None),
+            other: (0, 1, 0, 0, None),
+            pawn_diff: None,
+        },
+    ];
+    let at = |fen| match_entry(&entries, &Position::from_fen(fen).unwrap());
+    assert_eq!(at("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), Some(1)); // R&0P,K
+    assert_eq!(at("4k3/8/8/8/8/8/P7/R3K3 w - - 0 1"), Some(2)); // R,K,>0
+    assert_eq!(at("4k3/p7/8/8/8/8/P7/R3K3 w - - 0 1"), None); // diff 0
+    assert_eq!(at("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"), Some(3)); // "white" is the mover
+    assert_eq!(at("4k3/8/8/8/8/8/8/RN2K3 w - - 0 1"), None); // exact material
+}
+
+#[test]
+fn piece_variables_and_pawn_groups() {
+    // Pawns of both colours on files h, g (a group), then e (another).
+    let n = node("4k3/6pp/8/4p3/4P3/8/7P/4K3 w - - 0 1");
+    let pg = n.pawn_groups().to_string();
+    assert_eq!(pg, "((Ph2 ph7 pg7) (Pe4 pe5))");
+    // WP is the h-file pawn, BP the h-file pawn of the other side.
+    assert_eq!(n.piece_variable(true, Kind::Pawn, 0).to_string(), "Ph2");
+    assert_eq!(n.piece_variable(false, Kind::Pawn, 0).to_string(), "ph7");
+    assert_eq!(n.piece_variable(false, Kind::Pawn, 2).to_string(), "pe5");
+    assert_eq!(n.piece_variable(true, Kind::Queen, 0), Value::Undefined);
+    // Black to move: Black is "white", ranks count from Black's side.
+    let b = node("4k3/6pp/8/4p3/4P3/8/7P/4K3 b - - 0 1");
+    assert_eq!(b.pawn_groups().to_string(), "((ph7 Ph2 pg7) (pe5 Pe4))");
+}
+
+#[test]
+fn rule_of_the_square_opposition_and_safe() {
+    let n = node("8/8/8/8/8/8/P7/K6k w - - 0 1");
+    let king = n.piece_variable(false, Kind::King, 0);
+    let pawn = n.piece_variable(true, Kind::Pawn, 0);
+    // §5.1: r = 2, n = 5, d(h1, a8) = 7, the king's side not to move.
+    assert_eq!(
+        binary(&n, Binary::InSq, &king, &pawn),
+        Ok(Value::Logical(false))
+    );
+    let near = node("8/8/8/8/2k5/8/P7/K7 w - - 0 1"); // d(c4, a8) = 4
+    let king = near.piece_variable(false, Kind::King, 0);
+    let pawn = near.piece_variable(true, Kind::Pawn, 0);
+    assert_eq!(
+        binary(&near, Binary::InSq, &king, &pawn),
+        Ok(Value::Logical(true))
+    );
+    // §11.4: not a king, not a pawn, the same side: runtime errors.
+    assert!(binary(&near, Binary::InSq, &pawn, &king).is_err());
+    let own = near.piece_variable(true, Kind::King, 0);
+    assert!(binary(&near, Binary::InSq, &own, &pawn).is_err());
+    // Distant opposition: both differences even, not both zero.
+    assert!(engine::opposition(4, 20)); // e1, e3
+    assert!(!engine::opposition(4, 12)); // e1, e2
+    assert!(!engine::opposition(4, 4));
+    let sq = |s| Value::Square(s);
+    assert_eq!(
+        binary(&n, Binary::Opp, &sq(0), &sq(18)),
+        Ok(Value::Logical(true))
+    );
+    // SAFE (§4): a pawn move is safe when WK is no farther from its
+    // destination than BK.
+    let race = node("8/8/8/8/8/8/P7/K6k w - - 0 1");
+    let push = Value::Move(MoveValue {
+        piece: Piece {
+            colour: Colour::White,
+            kind: Kind::Pawn,
+            square: 8,
+        },
+        to: 24,
+        promotion: None,
+    });
+    assert_eq!(race.test(Test::Safe, &push, &Value::Undefined), Ok(true));
+    let kk = node("8/8/8/8/8/8/8/K6k w - - 0 1");
+    assert!(kk.test(Test::Safe, &push, &Value::Undefined).is_err());
+}
+
+#[test]
+fn set_instructions() {
+    let n = node("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let a = ints(&[1, 2, 3]);
+    let b = ints(&[3, 4, 3]);
+    let show = |v: Result<Value, String>| v.unwrap().to_string();
+    assert_eq!(show(binary(&n, Binary::Union, &a, &b)), "(1 2 3 4)"); // §11.10: b's
+    assert_eq!(
+        show(binary(&n, Binary::Union, &ints(&[1]), &b)),
+        "(1 3 4 3)"
+    ); // duplicates kept
+    assert_eq!(show(binary(&n, Binary::Inters, &a, &b)), "(3)");
+    assert_eq!(show(binary(&n, Binary::Differ, &a, &b)), "(1 2)");
+    assert_eq!(show(binary(&n, Binary::Append, &a, &b)), "(1 2 3 3 4 3)");
+    assert_eq!(
+        show(binary(&n, Binary::Append, &a, &Value::Integer(9))),
+        "(1 2 3 9)"
+    );
+    assert_eq!(
+        show(binary(&n, Binary::GetEl, &a, &Value::Integer(-1))),
+        "3"
+    );
+    assert!(binary(&n, Binary::GetEl, &a, &Value::Integer(0)).is_err());
+    assert!(binary(&n, Binary::GetEl, &a, &Value::Integer(4)).is_err());
+    assert_eq!(
+        show(binary(&n, Binary::MemNum, &Value::Integer(3), &b)),
+        "1"
+    );
+    assert_eq!(show(unary(&n, Unary::Card, &b)), "3");
+    // §11.8: INSERT takes card+1, and −1 inserts before the last.
+    let i = |at| engine::insert_element(Value::Integer(0), a.clone(), &Value::Integer(at));
+    assert_eq!(i(4).unwrap().to_string(), "(1 2 3 0)");
+    assert_eq!(i(-1).unwrap().to_string(), "(1 2 0 3)");
+    assert!(i(5).is_err());
+    let (removed, rest) = engine::remove_element(a.clone(), &Value::Integer(1)).unwrap();
+    assert_eq!(
+        (removed.to_string(), rest.to_string()),
+        ("1".into(), "(2 3)".into())
+    );
+    // Arithmetic wraps; DIV truncates; MOD has the dividend's sign.
+    let int = |v| Value::Integer(v);
+    assert_eq!(binary(&n, Binary::Div, &int(-7), &int(2)), Ok(int(-3)));
+    assert_eq!(binary(&n, Binary::Mod, &int(-7), &int(2)), Ok(int(-1)));
+    assert_eq!(
+        binary(&n, Binary::Div, &int(i64::MIN), &int(-1)),
+        Ok(int(i64::MIN))
+    );
+    assert_eq!(
+        binary(&n, Binary::Mod, &int(i64::MIN), &int(-1)),
+        Ok(int(0))
+    );
+    assert!(binary(&n, Binary::Div, &int(1), &int(0)).is_err());
+    assert_eq!(
+        binary(&n, Binary::Dif, &int(i64::MIN), &int(0)),
+        Ok(int(i64::MIN))
+    );
+}
+
+#[test]
+fn squares_ranks_and_files() {
+    // §3: FILE h = 1 … a = 8; RANK from the side to move's first rank.
+    let w = node("4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let b = node("4k3/8/8/8/8/8/8/4K3 b - - 0 1");
+    let e2 = Value::Square(12);
+    assert_eq!(unary(&w, Unary::Rank, &e2), Ok(Value::Integer(2)));
+    assert_eq!(unary(&b, Unary::Rank, &e2), Ok(Value::Integer(7)));
+    assert_eq!(unary(&w, Unary::File, &e2), Ok(Value::Integer(4)));
+    assert_eq!(unary(&w, Unary::Side, &e2), Ok(Value::Integer(0)));
+    assert_eq!(
+        unary(&w, Unary::SColor, &Value::Square(0)),
+        Ok(Value::Integer(1))
+    ); // a1 dark
+    // SETSQ rank 1 file 5 is d1 for White, d8 for Black; out of range: #.
+    let sq = |n: &Node, r, f| binary(n, Binary::SetSq, &Value::Integer(r), &Value::Integer(f));
+    assert_eq!(sq(&w, 1, 5).unwrap().to_string(), "d1");
+    assert_eq!(sq(&b, 1, 5).unwrap().to_string(), "d8");
+    assert_eq!(sq(&w, 9, 5), Ok(Value::Undefined));
+    // An empty square is no piece (§11.3).
+    assert!(unary(&w, Unary::Piece, &Value::Square(27)).is_err());
+}
