@@ -402,3 +402,77 @@ fn squares_ranks_and_files() {
     // An empty square is no piece (§11.3).
     assert!(unary(&w, Unary::Piece, &Value::Square(27)).is_err());
 }
+
+// ------------------------------------------------------------ the CLI
+
+fn icp2c(args: &[&str], stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_icp2c"))
+        .args(args)
+        .current_dir(support::root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn cli_runs_an_engine_and_refuses_what_does_not_fit() {
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let (status, out, err) = icp2c(&["run", "examples/krk.cheg", "--fen", fen], "");
+    assert_eq!(
+        (status, out.as_str(), err.as_str()),
+        (0, "bestmove a1a5 score 20347\n", "")
+    );
+    // --lang cheg for a program on standard input.
+    let source = std::fs::read_to_string(support::root().join("examples/krk.cheg")).unwrap();
+    let (status, out, _) = icp2c(
+        &["run", "--lang", "cheg", "-", "--fen", fen, "--perft", "2"],
+        &source,
+    );
+    assert_eq!((status, out.as_str()), (0, "109\n")); // python-chess agrees
+    // A bad FEN, a bad depth: exit 2 (§7.4, §11.28).
+    let (status, out, err) = icp2c(&["run", "examples/krk.cheg", "--fen", "8/8/8 w - -"], "");
+    assert_eq!((status, out.as_str()), (2, ""));
+    assert!(err.starts_with("error: "), "{err}");
+    let (status, _, _) = icp2c(
+        &["run", "examples/krk.cheg", "--fen", fen, "--depth", "21"],
+        "",
+    );
+    assert_eq!(status, 2);
+    // --max-steps is not for engines; engine options are not for the
+    // other languages; CHEG has no back end yet.
+    let (status, _, err) = icp2c(&["run", "examples/krk.cheg", "--max-steps", "9"], "");
+    assert_eq!(status, 2);
+    assert!(err.contains("--max-steps is not for CHEG"), "{err}");
+    let (status, _, err) = icp2c(&["run", "examples/beer.icp", "--fen", fen], "");
+    assert_eq!(status, 2);
+    assert!(err.contains("--fen is an option of CHEG engines"), "{err}");
+    let (status, out, err) = icp2c(&["examples/krk.cheg"], "");
+    assert_eq!((status, out.as_str()), (2, ""));
+    assert!(err.contains("CHEG"), "{err}");
+    // UCI through the CLI.
+    let (status, out, _) = icp2c(
+        &["run", "examples/kqk.cheg"],
+        "uci\nisready\nposition startpos moves e2e4\ngo depth 2\nquit\n",
+    );
+    assert_eq!(status, 0);
+    assert!(out.contains("uciok\nreadyok\ninfo depth 2 score "), "{out}");
+    assert!(
+        out.lines().last().unwrap().starts_with("bestmove "),
+        "{out}"
+    );
+}
