@@ -39,18 +39,20 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 
-    /// The program to compile (`-` reads it from standard input).
+    /// The program to compile (`-` reads it from standard input). One program
+    /// at a time: to compile several, run icp2c once per file.
     #[arg(value_name = "FILE")]
-    file: Option<PathBuf>,
+    file: Vec<PathBuf>,
 
     /// Write the output to PATH instead of standard output (`-` is standard output;
     /// with --crate: the crate's folder). Example: -o beer.c
     #[arg(short, long, value_name = "PATH")]
     output: Option<PathBuf>,
 
-    /// What to generate. Example: --target rust
-    #[arg(short, long, value_enum, default_value_t = Target::C)]
-    target: Target,
+    /// What to generate (default: from -o's extension, `.rs` Rust, else C).
+    /// Example: --target rust
+    #[arg(short, long, value_enum)]
+    target: Option<Target>,
 
     /// With --target rust: write a Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs)
     /// into the folder given by -o. Example: --target rust --crate -o beer-crate
@@ -175,9 +177,18 @@ fn main() -> ExitCode {
             }
             run(&file, RunOptions { max_steps, args }, lang)
         }
-        None => match cli.file.clone() {
-            Some(file) => compile(&cli, &file),
-            None => {
+        None => match cli.file.as_slice() {
+            [file] => compile(&cli, file),
+            [_, _, ..] => {
+                let names: Vec<String> = cli.file.iter().map(|f| f.display().to_string()).collect();
+                eprintln!(
+                    "error: one program at a time: got {} files ({}); run icp2c once per file",
+                    names.len(),
+                    names.join(", ")
+                );
+                ExitCode::from(REJECTED)
+            }
+            [] => {
                 eprintln!(
                     "error: no program given\n\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
                 );
@@ -262,7 +273,65 @@ fn print_diagnostics(src: &Source, diagnostics: &[Diagnostic]) {
     }
 }
 
+/// The target: `--target`, else `-o`'s extension (`.rs` Rust, `.c` C), else
+/// C. A `--target` that contradicts `-o`'s extension is an error.
+fn target(cli: &Cli) -> Result<Target, String> {
+    let from_output = match cli.output.as_ref().and_then(|o| o.extension()) {
+        _ if cli.as_crate => None, // -o is the crate's folder
+        Some(ext) if ext == "rs" => Some(Target::Rust),
+        Some(ext) if ext == "c" => Some(Target::C),
+        _ => None,
+    };
+    match (cli.target, from_output) {
+        (Some(t), Some(o)) if t != o && !cli.as_crate => Err(format!(
+            "--target {} contradicts -o {}: write {} to a .{} file, or drop --target",
+            if t == Target::C { "c" } else { "rust" },
+            cli.output
+                .as_ref()
+                .map_or(String::new(), |o| o.display().to_string()),
+            if t == Target::C { "C" } else { "Rust" },
+            if t == Target::C { "c" } else { "rs" },
+        )),
+        (Some(t), _) => Ok(t),
+        (None, Some(o)) => Ok(o),
+        (None, None) => Ok(Target::C),
+    }
+}
+
+/// True when `output` is the same file as `input` (same device and inode,
+/// so through links too): writing it would destroy the program.
+fn same_file(input: &Path, output: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(a), Ok(b)) = (std::fs::metadata(input), std::fs::metadata(output)) {
+            return a.dev() == b.dev() && a.ino() == b.ino();
+        }
+    }
+    matches!(
+        (std::fs::canonicalize(input), std::fs::canonicalize(output)),
+        (Ok(a), Ok(b)) if a == b
+    )
+}
+
 fn compile(cli: &Cli, path: &Path) -> ExitCode {
+    let target = match target(cli) {
+        Ok(target) => target,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(REJECTED);
+        }
+    };
+    if let Some(out) = cli.output.as_ref().filter(|o| o.as_os_str() != "-")
+        && path.as_os_str() != "-"
+        && same_file(path, out)
+    {
+        eprintln!(
+            "error: -o {} is the program itself: refusing to overwrite it (choose another output)",
+            out.display()
+        );
+        return ExitCode::from(REJECTED);
+    }
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
@@ -273,7 +342,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if cli.as_crate {
-        if cli.target != Target::Rust {
+        if target != Target::Rust {
             eprintln!("error: --crate needs --target rust");
             return ExitCode::from(REJECTED);
         }
@@ -294,7 +363,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             }
         };
     }
-    let text = match program.emit_file(cli.target.into(), &src.name) {
+    let text = match program.emit_file(target.into(), &src.name) {
         Ok(text) => text,
         Err(unsupported) => {
             eprintln!("error: {unsupported}");

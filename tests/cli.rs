@@ -321,3 +321,65 @@ fn dash_output_is_standard_output() {
     assert!(text(&r.stderr).contains("--crate writes a folder"));
     assert!(!dir.path().join("-").exists());
 }
+
+#[test]
+fn never_overwrites_the_program_itself() {
+    // Issue 14: `-o` onto the input (by name or through a link) is refused,
+    // exit 2, and the program is left as it was.
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("self.icp");
+    std::fs::write(&prog, "1. \"hi\"\n").unwrap();
+    let link = dir.path().join("link.icp");
+    std::os::unix::fs::symlink(&prog, &link).unwrap();
+    for (input, output) in [(&prog, &prog), (&link, &prog), (&prog, &link)] {
+        let r = icp2c(
+            &[input.to_str().unwrap(), "-o", output.to_str().unwrap()],
+            b"",
+        );
+        assert_eq!(r.status, 2, "{}", text(&r.stderr));
+        assert!(text(&r.stderr).contains("is the program itself"));
+        assert_eq!(std::fs::read_to_string(&prog).unwrap(), "1. \"hi\"\n");
+    }
+}
+
+#[test]
+fn the_target_follows_the_output_extension() {
+    let dir = tempfile::tempdir().unwrap();
+    let rs = dir.path().join("beer.rs");
+    let c = dir.path().join("beer.c");
+    let r = icp2c(&["examples/beer.icp", "-o", rs.to_str().unwrap()], b"");
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    assert!(std::fs::read_to_string(&rs).unwrap().contains("fn main()"));
+    let r = icp2c(&["examples/beer.icp", "-o", c.to_str().unwrap()], b"");
+    assert_eq!(r.status, 0);
+    assert!(
+        std::fs::read_to_string(&c)
+            .unwrap()
+            .contains("int main(void)")
+    );
+    // A --target that contradicts the extension is an error; nothing is written.
+    let clash = dir.path().join("clash.rs");
+    let r = icp2c(
+        &[
+            "examples/beer.icp",
+            "--target",
+            "c",
+            "-o",
+            clash.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 2);
+    assert!(text(&r.stderr).contains("contradicts"));
+    assert!(!clash.exists());
+}
+
+#[test]
+fn two_programs_get_a_clear_message() {
+    let r = icp2c(&["examples/beer.icp", "examples/sum.icp"], b"");
+    assert_eq!(r.status, 2);
+    let err = text(&r.stderr);
+    assert!(err.contains("one program at a time"), "{err}");
+    assert!(!err.contains("subcommand"), "{err}");
+    assert!(r.stdout.is_empty());
+}

@@ -462,8 +462,17 @@ impl Node {
                 self.pawn_defended(p)
             }
             Test::Capture => {
+                // §11.5: a piece of the other colour than the moving piece
+                // on the destination, or a pawn's en-passant capture (which
+                // needs the pawn on its square at this node).
                 let m = move_value(value)?;
-                self.position.is_capture(m.board_move())
+                match self.position.piece_at(m.to) {
+                    Some(target) => target.colour != m.piece.colour,
+                    None => {
+                        self.position.piece_at(m.piece.square) == Some(m.piece)
+                            && self.position.is_capture(m.board_move())
+                    }
+                }
             }
             Test::Check => {
                 let m = move_value(value)?;
