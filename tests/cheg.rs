@@ -476,3 +476,62 @@ fn cli_runs_an_engine_and_refuses_what_does_not_fit() {
         "{out}"
     );
 }
+
+/// Generated Rust (one file, `rustc --edition 2021 -O -D warnings`) answers
+/// every query as the interpreter does, byte for byte and to the status.
+#[test]
+fn generated_rust_answers_as_the_interpreter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<&str> = ANSWERS.iter().map(|a| a.0).collect();
+    names.dedup();
+    for name in names {
+        let program = program(name);
+        let rs = dir.path().join(format!("{name}.rs"));
+        let exe = dir.path().join(name);
+        std::fs::write(&rs, program.emit_rust(&format!("{name}.cheg"))).unwrap();
+        let built = std::process::Command::new("rustc")
+            .args(["--edition", "2021", "-O", "-D", "warnings", "-o"])
+            .arg(&exe)
+            .arg(&rs)
+            .output()
+            .unwrap();
+        assert!(
+            built.status.success(),
+            "{}",
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let mut queries: Vec<Vec<String>> = ANSWERS
+            .iter()
+            .filter(|a| a.0 == name)
+            .map(|(_, fen, depth, _)| {
+                vec![
+                    "--fen".into(),
+                    fen.to_string(),
+                    "--depth".into(),
+                    depth.to_string(),
+                ]
+            })
+            .collect();
+        queries.push(vec!["--fen".into(), "8/8/8 w - -".into()]);
+        queries.push(vec![
+            "--fen".into(),
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(),
+            "--perft".into(),
+            "3".into(),
+        ]);
+        for args in queries {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let ran = support::run_exe(&exe, &args, b"");
+            let (status, out, err) = engine(&program, &args, "");
+            assert_eq!(
+                (
+                    ran.status,
+                    String::from_utf8_lossy(&ran.stdout),
+                    String::from_utf8_lossy(&ran.stderr)
+                ),
+                (status, out.into(), err.into()),
+                "{name} {args:?}"
+            );
+        }
+    }
+}

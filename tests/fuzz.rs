@@ -58,6 +58,8 @@ fn exercise(lang: Language, bytes: &[u8]) {
                     .run_with(&mut &b""[..], &mut out, &mut std::io::sink(), &options);
             assert_eq!(ran.map(|o| o.exit_status()), Ok(2));
             assert!(checked.program.emit_file(Target::C, file).is_err());
+            let rs = checked.program.emit_file(Target::Rust, file).unwrap();
+            assert!(rs.contains("fn main()"));
         }
         Ok(checked) => {
             check_spans(&text, &checked.warnings);

@@ -1,5 +1,5 @@
 //! Generated crates build with `cargo build --offline` and pass
-//! `cargo clippy -- -D warnings`, for every example of both languages and
+//! `cargo clippy -- -D warnings`, for every example of every language and
 //! for InfChessPro programs whose shape could trip a lint (empty, one
 //! statement, a lone self-loop, output only, input only). The built
 //! programs must print what the interpreter prints; the wiki's truth
@@ -44,13 +44,22 @@ fn generated_crates_build_and_pass_clippy() {
             )
         })
         .collect();
-    for (ext, language) in [("icp", Language::InfChessPro), ("fin", Language::Finvara)] {
+    for (ext, language) in [
+        ("icp", Language::InfChessPro),
+        ("fin", Language::Finvara),
+        ("cheg", Language::Cheg),
+    ] {
         for case in support::cases(&["examples"], ext) {
+            // A CHEG engine is driven through UCI (CHEG §7.4).
+            let input = match language {
+                Language::Cheg => b"uci\nisready\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1 moves e1d2\ngo depth 3\nquit\n".to_vec(),
+                _ => case.input.clone(),
+            };
             programs.push((
                 format!("{}_{ext}", case.name),
                 language,
                 std::fs::read_to_string(&case.path).unwrap(),
-                case.input.clone(),
+                input,
             ));
         }
     }

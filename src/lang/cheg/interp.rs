@@ -4,9 +4,7 @@
 //! the same functions generated code calls (§5, §6).
 
 use super::ir::{self, Literal, Op, Operand};
-use super::runtime::engine::{
-    self, EntrySpec, Error, Invocation, Outcome, Step, Then, Value, binary, unary,
-};
+use super::runtime::engine::{self, EntrySpec, Error, Invocation, Step, Then, Value};
 use super::runtime::uci;
 use std::io::{BufRead, Write};
 
@@ -76,6 +74,8 @@ impl engine::Endgame for Interpreter<'_> {
         let Some(statement) = self.program.statements.get(pc) else {
             return Ok(Step::Fence);
         };
+        // Each arm is what generated code writes for the statement
+        // (backend/rust.rs): one call into the runtime.
         Ok(match &statement.op {
             Op::Fence => Step::Fence,
             Op::Break(a, b, c) => {
@@ -93,14 +93,7 @@ impl engine::Endgame for Interpreter<'_> {
                 cond,
                 value,
                 target,
-            } => {
-                let v = read(inv, value);
-                if inv.test(*cond, &v)? {
-                    Step::Goto(*target)
-                } else {
-                    Step::Next
-                }
-            }
+            } => Invocation::branch(inv.test(*cond, &read(inv, value))?, *target),
             Op::CondTF {
                 on_true,
                 sub,
@@ -111,45 +104,41 @@ impl engine::Endgame for Interpreter<'_> {
                 arg: read(inv, arg),
                 then: Then::CondTF(*on_true, *target),
             },
-            Op::Jump { cmp, a, b, target } => {
-                if engine::compare(*cmp, &read(inv, a), &read(inv, b))? {
-                    Step::Goto(*target)
-                } else {
-                    Step::Next
-                }
-            }
+            Op::Jump { cmp, a, b, target } => Invocation::branch(
+                engine::compare(*cmp, &read(inv, a), &read(inv, b))?,
+                *target,
+            ),
+            Op::Call {
+                kind: ir::CallKind::Set,
+                dst,
+                sub,
+                arg,
+            } => Step::Call {
+                sub: *sub,
+                arg: read(inv, arg),
+                then: Then::Store(*dst),
+            },
             Op::Call {
                 kind,
                 dst,
                 sub,
                 arg,
-            } => match kind {
-                ir::CallKind::Set => Step::Call {
-                    sub: *sub,
-                    arg: read(inv, arg),
-                    then: Then::Store(*dst),
-                },
-                kind => Step::Each {
-                    kind: *kind,
-                    dst: *dst,
-                    sub: *sub,
-                    set: read(inv, arg),
-                },
+            } => Step::Each {
+                kind: *kind,
+                dst: *dst,
+                sub: *sub,
+                set: read(inv, arg),
             },
             Op::Unary { op, dst, a } => {
-                let v = unary(&inv.node, *op, &read(inv, a))?;
-                inv.write(*dst, v);
+                inv.unary(*op, *dst, &read(inv, a))?;
                 Step::Next
             }
             Op::Binary { op, dst, a, b } => {
-                let v = binary(&inv.node, *op, &read(inv, a), &read(inv, b))?;
-                inv.write(*dst, v);
+                inv.binary(*op, *dst, &read(inv, a), &read(inv, b))?;
                 Step::Next
             }
             Op::Exch(a, b) => {
-                let (va, vb) = (inv.read(*a), inv.read(*b));
-                inv.write(*a, vb);
-                inv.write(*b, va);
+                inv.exch(*a, *b);
                 Step::Next
             }
             Op::Order(a, b, ordering) => {
@@ -157,49 +146,27 @@ impl engine::Endgame for Interpreter<'_> {
                 Step::Next
             }
             Op::Selecc { dst, cond, set } => {
-                let items = match read(inv, set) {
-                    Value::Set(items) => items,
-                    other => return Err(Error::Fault(format!("expected a set, got {other}"))),
-                };
-                let mut kept = Vec::new();
-                for item in items {
-                    if inv.test(*cond, &item)? {
-                        kept.push(item);
-                    }
-                }
-                inv.write(*dst, Value::Set(kept));
+                inv.selecc(*dst, *cond, &read(inv, set))?;
                 Step::Next
             }
             Op::SetEl { value, set, index } => {
-                let (v, u, i) = (read(inv, value), inv.read(*set), read(inv, index));
-                let updated = engine::set_element(v, u, &i)?;
-                inv.write(*set, updated);
+                inv.set_element(read(inv, value), *set, &read(inv, index))?;
                 Step::Next
             }
             Op::Insert { value, set, index } => {
-                let (v, u, i) = (read(inv, value), inv.read(*set), read(inv, index));
-                let updated = engine::insert_element(v, u, &i)?;
-                inv.write(*set, updated);
+                inv.insert(read(inv, value), *set, &read(inv, index))?;
                 Step::Next
             }
             Op::Unsert { dst, set, index } => {
-                let (u, i) = (inv.read(*set), read(inv, index));
-                let (removed, rest) = engine::remove_element(u, &i)?;
-                inv.write(*dst, removed);
-                inv.write(*set, rest);
+                inv.unsert(*dst, *set, &read(inv, index))?;
                 Step::Next
             }
             Op::ExchWe { a, set, index } => {
-                let (u1, u2, i) = (inv.read(*a), inv.read(*set), read(inv, index));
-                let (new_a, new_set) = engine::exchange_with_element(u1, u2, &i)?;
-                inv.write(*a, new_a);
-                inv.write(*set, new_set);
+                inv.exchwe(*a, *set, &read(inv, index))?;
                 Step::Next
             }
             Op::ExchEl { set, i, j } => {
-                let (u, i, j) = (inv.read(*set), read(inv, i), read(inv, j));
-                let updated = engine::exchange_elements(u, &i, &j)?;
-                inv.write(*set, updated);
+                inv.exchel(*set, &read(inv, i), &read(inv, j))?;
                 Step::Next
             }
             Op::Play {
@@ -207,35 +174,23 @@ impl engine::Endgame for Interpreter<'_> {
                 set,
                 cond,
                 order,
-            } => {
-                let s = read(inv, set);
-                match inv.play(*kind, &s, *cond, *order)? {
-                    Some(outcome) => Step::Outcome(outcome),
-                    None => Step::Next,
-                }
-            }
+            } => Invocation::outcome(inv.play(*kind, &read(inv, set), *cond, *order)?),
             Op::Plan { tag, set, value } => {
-                let (s, v) = (read(inv, set), read(inv, value));
-                inv.plan(*tag, &s, v)?;
+                inv.plan(*tag, &read(inv, set), read(inv, value))?;
                 Step::Next
             }
             Op::Unplan => {
                 inv.unplan();
                 Step::Next
             }
-            Op::Done => match inv.done() {
-                Outcome::Leave => Step::Leave,
-                outcome => Step::Outcome(outcome),
-            },
+            Op::Done => Invocation::outcome(Some(inv.done())),
             Op::Leave => Step::Leave,
-            Op::Value { kind, w, l, c } => {
-                let (w, l, c) = (read(inv, w), read(inv, l), read(inv, c));
-                match inv.value(*kind, &w, &l, &c)? {
-                    Some(Outcome::Leave) => Step::Leave,
-                    Some(outcome) => Step::Outcome(outcome),
-                    None => Step::Next,
-                }
-            }
+            Op::Value { kind, w, l, c } => Invocation::outcome(inv.value(
+                *kind,
+                &read(inv, w),
+                &read(inv, l),
+                &read(inv, c),
+            )?),
         })
     }
 }

@@ -9,13 +9,14 @@
 //! → [`ir::Program`] → `interp` (the endgame program inside the search of
 //! `runtime::engine`).
 
+pub mod backend;
 pub mod front;
 pub mod interp;
 pub mod ir;
 
 /// The chess-engine runtime in Rust (std only, no unsafe, never panics):
-/// compiled into icp2c for `run`, and meant to be pasted into generated
-/// Rust as the sibling modules `chess`, `engine` and `uci`.
+/// compiled into icp2c for `run`, and pasted into generated Rust as the
+/// sibling modules `chess`, `engine` and `uci` of `icp_rt`.
 pub mod runtime {
     pub mod chess;
     pub mod engine;
@@ -23,7 +24,7 @@ pub mod runtime {
 }
 
 use super::{Lang, RunOptions, UsageError};
-use crate::codegen::{EmitRequest, Unsupported};
+use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
 use std::io::{BufRead, Write};
@@ -68,15 +69,29 @@ impl Lang for Cheg {
         })
     }
 
+    /// Rust, one file or a crate (the engine runtime embedded); the C back
+    /// end is not written yet (issue 12).
     fn emit(
-        _program: &ir::Program,
+        program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
-        Err(Unsupported {
-            language: Self::NAME,
-            target: request.target,
-            layout: request.layout,
-        })
+        let name = request.source_name;
+        match (request.target, request.layout) {
+            (Target::Rust, Layout::File) => Ok(codegen::one_file(
+                Target::Rust,
+                backend::emit_rust(program, name, true),
+            )),
+            (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
+                request,
+                backend::emit_rust(program, name, false),
+                codegen::runtime_module(Self::NAME, &backend::runtime()),
+            )),
+            (target, layout) => Err(Unsupported {
+                language: Self::NAME,
+                target,
+                layout,
+            }),
+        }
     }
 }
 

@@ -24,6 +24,10 @@
 //! every runtime error and `BREAK` of the plain definition happens
 //! (§11.23).
 
+// Generated Rust embeds this file and builds with edition 2021: no let
+// chains, so nested `if let`s stay nested.
+#![allow(clippy::collapsible_if)]
+
 use super::chess::{Colour, Kind, Move, Piece, Position, Square};
 use std::io::Write;
 
@@ -1211,6 +1215,94 @@ impl Invocation<'_, '_> {
         match cond {
             None => Ok(true),
             Some(c) => Ok(self.node.test(c.test, value, &self.side)? != c.negated),
+        }
+    }
+
+    /// `OP w,v` (§5.1).
+    pub fn unary(&mut self, op: Unary, dst: Var, v: &Value) -> Result<(), Fault> {
+        let value = unary(&self.node, op, v)?;
+        self.write(dst, value);
+        Ok(())
+    }
+
+    /// `OP w,a,b` (§5.1).
+    pub fn binary(&mut self, op: Binary, dst: Var, a: &Value, b: &Value) -> Result<(), Fault> {
+        let value = binary(&self.node, op, a, b)?;
+        self.write(dst, value);
+        Ok(())
+    }
+
+    /// `EXCH u1,u2`.
+    pub fn exch(&mut self, u1: Var, u2: Var) {
+        let (a, b) = (self.read(u1), self.read(u2));
+        self.write(u1, b);
+        self.write(u2, a);
+    }
+
+    /// `SELECC w,c,v`: the elements of set v that satisfy c.
+    pub fn selecc(&mut self, dst: Var, cond: Cond, v: &Value) -> Result<(), Fault> {
+        let mut kept = Vec::new();
+        for item in set(v)? {
+            if self.test(cond, item)? {
+                kept.push(item.clone());
+            }
+        }
+        self.write(dst, Value::Set(kept));
+        Ok(())
+    }
+
+    /// `SETEL v,u,i`.
+    pub fn set_element(&mut self, v: Value, u: Var, i: &Value) -> Result<(), Fault> {
+        let updated = set_element(v, self.read(u), i)?;
+        self.write(u, updated);
+        Ok(())
+    }
+
+    /// `INSERT v,u,i`.
+    pub fn insert(&mut self, v: Value, u: Var, i: &Value) -> Result<(), Fault> {
+        let updated = insert_element(v, self.read(u), i)?;
+        self.write(u, updated);
+        Ok(())
+    }
+
+    /// `UNSERT w,u,i`: all read first, then written left to right (§11.9).
+    pub fn unsert(&mut self, w: Var, u: Var, i: &Value) -> Result<(), Fault> {
+        let (removed, rest) = remove_element(self.read(u), i)?;
+        self.write(w, removed);
+        self.write(u, rest);
+        Ok(())
+    }
+
+    /// `EXCHWE u1,u2,i` (§11.9).
+    pub fn exchwe(&mut self, u1: Var, u2: Var, i: &Value) -> Result<(), Fault> {
+        let (a, updated) = exchange_with_element(self.read(u1), self.read(u2), i)?;
+        self.write(u1, a);
+        self.write(u2, updated);
+        Ok(())
+    }
+
+    /// `EXCHEL u,i,j`.
+    pub fn exchel(&mut self, u: Var, i: &Value, j: &Value) -> Result<(), Fault> {
+        let updated = exchange_elements(self.read(u), i, j)?;
+        self.write(u, updated);
+        Ok(())
+    }
+
+    /// `CONDV c,v,t` and `JUMP… a,b,t`: where control goes.
+    pub fn branch(taken: bool, target: usize) -> Step {
+        if taken {
+            Step::Goto(target)
+        } else {
+            Step::Next
+        }
+    }
+
+    /// The step after an outcome instruction: `None` goes on.
+    pub fn outcome(outcome: Option<Outcome>) -> Step {
+        match outcome {
+            None => Step::Next,
+            Some(Outcome::Leave) => Step::Leave,
+            Some(outcome) => Step::Outcome(outcome),
         }
     }
 

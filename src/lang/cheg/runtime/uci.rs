@@ -20,6 +20,10 @@
 //! - `go` with no legal move prints `info depth N score mate M nodes 1` (or
 //!   `score cp 0` for stalemate) without `pv`, then `bestmove 0000`.
 
+// Generated Rust embeds this file and builds with edition 2021: no let
+// chains, so nested `if let`s stay nested.
+#![allow(clippy::collapsible_if)]
+
 use super::chess::Position;
 use super::engine::Endgame;
 use std::io::{BufRead, Write};

@@ -1,0 +1,75 @@
+// {{ header }}
+// Build: rustc --edition 2021 -O FILE.rs
+// Run:   ./engine --fen FEN [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
+// The endgame program is the match in `step`: one arm per statement, under
+// its source line; the engine (chess, search, UCI) is the runtime below.
+{%- if let Some(runtime) = inline_runtime %}
+
+mod icp_rt {
+#![allow(dead_code)]
+{{ runtime }}
+}
+{%- else %}
+
+mod icp_rt;
+{%- endif %}
+
+use icp_rt::engine as icp_e;
+
+/// The endgame program: control flow only; every value, condition and
+/// outcome is the runtime's (CHEG §5, §6).
+struct IcpProgram;
+
+const ICP_ENTRIES: [icp_e::EntrySpec; {{ entries.len() }}] = [
+{%- for entry in entries %}
+    {{ entry }},
+{%- endfor %}
+];
+
+const ICP_LINES: [u32; {{ lines.len() }}] = [{{ lines.join(", ") }}];
+
+impl icp_e::Endgame for IcpProgram {
+    fn entries(&self) -> &[icp_e::EntrySpec] {
+        &ICP_ENTRIES
+    }
+
+    fn line(&self, pc: usize) -> u32 {
+        ICP_LINES.get(pc).copied().unwrap_or(0)
+    }
+
+    fn user_vars(&self) -> usize {
+        {{ user_vars }}
+    }
+
+    fn step(
+        &self,
+        pc: usize,
+        inv: &mut icp_e::Invocation<'_, '_>,
+    ) -> Result<icp_e::Step, icp_e::Error> {
+        let _ = &inv;
+        Ok(match pc {
+{%- for case in cases %}
+            // {{ case.comment }}
+            {{ case.pc }} => {{ case.body }},
+{%- endfor %}
+            _ => icp_e::Step::Fence,
+        })
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut output = std::io::BufWriter::new(stdout.lock());
+    let status = icp_rt::uci::main(
+        &args,
+        &IcpProgram,
+        &mut stdin.lock(),
+        &mut output,
+        &mut stderr.lock(),
+    );
+    let _ = std::io::Write::flush(&mut output);
+    std::process::exit(status);
+}
