@@ -1464,6 +1464,16 @@ impl Invocation<'_, '_> {
     }
 }
 
+/// The value of a node whose side to move has no legal move (§6.2):
+/// checkmated −(28672 − DEPTH), stalemate 0.
+fn no_move_value(position: &Position, depth: i64) -> i64 {
+    if position.in_check() {
+        -(MATE - depth)
+    } else {
+        0
+    }
+}
+
 /// Material of one side for `ENTRY` matching.
 fn material(p: &Position, c: Colour) -> (u8, u8, u8, u8, u8) {
     let n = |k| p.count(c, k).min(255) as u8;
@@ -1526,11 +1536,7 @@ impl Search<'_> {
         let mut moves = Vec::new();
         position.generate(&mut moves);
         if moves.is_empty() {
-            return Ok(if position.in_check() {
-                -(MATE - depth)
-            } else {
-                0
-            });
+            return Ok(no_move_value(position, depth));
         }
         if plies >= 0 {
             let node = Node {
@@ -1593,11 +1599,7 @@ impl Search<'_> {
         let mut moves = Vec::new();
         position.generate(&mut moves);
         if moves.is_empty() {
-            return Ok(if position.in_check() {
-                -(MATE - depth)
-            } else {
-                0
-            });
+            return Ok(no_move_value(position, depth));
         }
         self.quiescence_moves(position, depth, &moves, alpha, beta)
     }
@@ -1866,7 +1868,7 @@ pub fn search_root(
     };
     let moves = position.legal_moves();
     if moves.is_empty() {
-        let score = if position.in_check() { -(MATE - 1) } else { 0 };
+        let score = no_move_value(position, 1);
         return Ok(SearchResult {
             best: None,
             score,
