@@ -535,3 +535,95 @@ fn generated_rust_answers_as_the_interpreter() {
         }
     }
 }
+
+/// The queries every generated engine must answer as the interpreter does:
+/// the examples' answers, perft, `--no-endgame`, and each kind of
+/// command-line mistake (§7.4).
+fn engine_queries(name: &str) -> Vec<Vec<String>> {
+    let owned = |args: &[&str]| args.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut queries: Vec<Vec<String>> = ANSWERS
+        .iter()
+        .filter(|a| a.0 == name)
+        .map(|(_, fen, depth, _)| owned(&["--fen", fen, "--depth", &depth.to_string()]))
+        .collect();
+    let bare = "4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    queries.extend([
+        owned(&["--fen", "8/8/8 w - -"]),
+        owned(&["--fen", bare, "--perft", "3"]),
+        owned(&[
+            "--fen",
+            "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
+            "--depth",
+            "2",
+            "--no-endgame",
+        ]),
+        owned(&["--fen", "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"]),
+        owned(&["--fen", "7k/8/6QK/8/8/8/8/8 b - - 0 1", "--depth", "1"]),
+        owned(&["--fen", bare, "--depth", "0"]),
+        owned(&["--fen", bare, "--fen", bare]),
+        owned(&["--depth", "2"]),
+        owned(&["--bogus\u{1b}"]),
+        owned(&["--fen"]),
+        owned(&[
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\u{a0}w KQkq - 0 1",
+            "--perft",
+            "2",
+        ]),
+    ]);
+    queries
+}
+
+/// A UCI session with every command, good and bad (§7.4).
+const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ngo depth 2\n\
+    go perft 2\nsetoption name Depth value 2\nsetoption name Endgame value false\ngo\n\
+    setoption name Endgame value true\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo\n\
+    bogus command \u{7f}\nposition fen 8/8 w\nposition startpos moves e2e5\ngo depth 0\n\
+    go perft 99\nsetoption name Foo value 1\nsetoption name\nucinewgame\nd extra\n\n   \t\n\
+    position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\nd\nquit\nisready\n";
+
+/// Generated C (`cc` with the strict flags, and with ASan/UBSan when the
+/// compiler has them) answers every query and a UCI session as the
+/// interpreter does: stdout, stderr and status, byte for byte.
+#[test]
+fn generated_c_answers_as_the_interpreter() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut names: Vec<&str> = ANSWERS.iter().map(|a| a.0).collect();
+    names.dedup();
+    let sanitize: &[&str] = if support::batch::sanitizing() {
+        &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    } else {
+        &[]
+    };
+    for name in names {
+        let program = program(name);
+        let c = program.emit_c(&format!("{name}.cheg"));
+        let exe =
+            support::build_c(&c, dir.path(), name, sanitize).unwrap_or_else(|e| panic!("{e}"));
+        for args in engine_queries(name) {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let ran = support::run_exe(&exe, &args, b"");
+            let (status, out, err) = engine(&program, &args, "");
+            assert_eq!(
+                (
+                    ran.status,
+                    String::from_utf8_lossy(&ran.stdout),
+                    String::from_utf8_lossy(&ran.stderr)
+                ),
+                (status, out.into(), err.into()),
+                "{name} {args:?}"
+            );
+        }
+        let ran = support::run_exe(&exe, &[], UCI_SESSION.as_bytes());
+        let (status, out, err) = engine(&program, &[], UCI_SESSION);
+        assert_eq!(
+            (
+                ran.status,
+                String::from_utf8_lossy(&ran.stdout),
+                String::from_utf8_lossy(&ran.stderr)
+            ),
+            (status, out.into(), err.into()),
+            "{name} UCI session"
+        );
+    }
+}

@@ -5,6 +5,8 @@
 //! number whose arms make the same runtime calls as the interpreter's
 //! (`interp.rs`), each under its source line.
 
+pub mod c;
+
 use super::ir::{Kind, Literal, Op, Operand, Program, Var};
 use super::runtime::engine::{Compare, Cond, Ordering, Test};
 use crate::codegen::{self, Syntax, escape::comment};

@@ -69,14 +69,18 @@ impl Lang for Cheg {
         })
     }
 
-    /// Rust, one file or a crate (the engine runtime embedded); the C back
-    /// end is not written yet (issue 12).
+    /// C (one file) and Rust (one file or a crate), the engine runtime
+    /// embedded (issue 12).
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
         let name = request.source_name;
         match (request.target, request.layout) {
+            (Target::C, Layout::File) => Ok(codegen::one_file(
+                Target::C,
+                backend::c::emit_c(program, name),
+            )),
             (Target::Rust, Layout::File) => Ok(codegen::one_file(
                 Target::Rust,
                 backend::emit_rust(program, name, true),

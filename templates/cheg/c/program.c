@@ -1,0 +1,43 @@
+/* {{ header }}
+ * Build: cc -std=c99 -O2 FILE.c -o engine
+ * Run:   ./engine --fen FEN [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
+ * The endgame program is the switch in icp_program_step at the end: one
+ * case per statement, under its source line; the engine (chess, search,
+ * UCI) is the runtime before it. */
+{{ runtime }}
+/* ---- the endgame program ---- */
+
+/* The ENTRY lines (§6.1): first statement; queens, rooks, bishops,
+ * knights, pawns (-1: any) of the side to move and of the other side; the
+ * pawn difference (-1: none). */
+static const icp_entry_spec icp_entries[{{ entries.len() }}] = {
+{%- for entry in entries %}
+    {{ entry }},
+{%- endfor %}
+};
+
+static const uint32_t icp_lines[{{ lines.len() }}] = { {{ lines.join(", ") }} };
+
+/* Control flow only: every value, condition and outcome is the runtime's
+ * (CHEG §5, §6). */
+static int icp_program_step(icp_inv *inv, size_t pc)
+{
+    (void)inv;
+    switch (pc) {
+{%- for case in cases %}
+    case {{ case.pc }}: /* {{ case.comment }} */
+        {{ case.body }}
+{%- endfor %}
+    default:
+        return ICP_STEP_FENCE;
+    }
+}
+
+static const icp_program icp_the_program = {
+    icp_entries, {{ entries.len() }}, icp_lines, {{ lines.len() }}, {{ user_vars }}, icp_program_step
+};
+
+int main(int argc, char **argv)
+{
+    return icp_engine_main(argc - 1, argv + 1, &icp_the_program);
+}
