@@ -11,7 +11,7 @@ mod support;
 use icp2c::codegen::{Layout, Target};
 use icp2c::diagnostic;
 use icp2c::driver::{self, Language};
-use icp2c::lang::{finvara, icp};
+use icp2c::lang::{cheg, finvara, icp};
 
 /// What the harness needs to know of a language: its folder (under
 /// `tests/programs/`, `snapshots/`) and its runtimes, which are tested on
@@ -20,44 +20,58 @@ use icp2c::lang::{finvara, icp};
 struct Snapshots {
     language: Language,
     folder: &'static str,
-    /// (runtime text as pasted, placeholder), C then Rust; empty for a
-    /// language with no back end yet (CHEG, issue 12).
-    runtimes: &'static [(&'static str, &'static str)],
+    /// (runtime text as pasted, placeholder), C then Rust.
+    runtimes: fn() -> Vec<(String, &'static str)>,
 }
 
 const LANGUAGES: &[Snapshots] = &[
     Snapshots {
         language: Language::InfChessPro,
         folder: "icp",
-        runtimes: &[
-            (
-                icp::backend::c::RUNTIME,
-                "/* … templates/c/runtime.c … */\n",
-            ),
-            (
-                icp::backend::rust::RUNTIME,
-                "// … src/runtime/icp_board.rs …\n",
-            ),
-        ],
+        runtimes: || {
+            vec![
+                (
+                    icp::backend::c::RUNTIME.to_string(),
+                    "/* … templates/c/runtime.c … */\n",
+                ),
+                (
+                    icp::backend::rust::RUNTIME.to_string(),
+                    "// … src/runtime/icp_board.rs …\n",
+                ),
+            ]
+        },
     },
     Snapshots {
         language: Language::Finvara,
         folder: "finvara",
-        runtimes: &[
-            (
-                finvara::backend::C_RUNTIME,
-                "/* … templates/finvara/c/runtime.c … */\n",
-            ),
-            (
-                finvara::backend::RUST_RUNTIME.trim_ascii_end(),
-                "// … src/runtime/fin_board.rs …",
-            ),
-        ],
+        runtimes: || {
+            vec![
+                (
+                    finvara::backend::C_RUNTIME.to_string(),
+                    "/* … templates/finvara/c/runtime.c … */\n",
+                ),
+                (
+                    finvara::backend::RUST_RUNTIME.trim_ascii_end().to_string(),
+                    "// … src/runtime/fin_board.rs …",
+                ),
+            ]
+        },
     },
     Snapshots {
         language: Language::Cheg,
         folder: "cheg",
-        runtimes: &[],
+        runtimes: || {
+            vec![
+                (
+                    cheg::backend::c::RUNTIME.to_string(),
+                    "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n",
+                ),
+                (
+                    cheg::backend::runtime(),
+                    "// … src/lang/cheg/runtime/{chess,engine,uci}.rs …",
+                ),
+            ]
+        },
     },
 ];
 
@@ -74,8 +88,8 @@ fn every_language_is_snapshotted() {
 impl Snapshots {
     fn without_runtimes(&self, text: &str) -> String {
         let mut text = text.to_string();
-        for (runtime, placeholder) in self.runtimes.iter().copied() {
-            text = text.replace(runtime, placeholder);
+        for (runtime, placeholder) in (self.runtimes)() {
+            text = text.replace(&runtime, placeholder);
         }
         text
     }
@@ -103,19 +117,18 @@ macro_rules! snapshot {
 
 #[test]
 fn generated_code_of_every_example() {
-    for lang in LANGUAGES.iter().filter(|l| !l.runtimes.is_empty()) {
+    for lang in LANGUAGES {
         let cases = support::cases(&["examples"], lang.ext());
         assert!(!cases.is_empty(), "no {} example", lang.ext());
         for case in cases {
             let source = std::fs::read_to_string(&case.path).unwrap();
             let program = driver::check(lang.language, &source).unwrap().program;
             let file = format!("{}.{}", case.name, lang.ext());
-            for (target, (runtime, _)) in [Target::C, Target::Rust]
-                .into_iter()
-                .zip(lang.runtimes.iter().copied())
+            for (target, (runtime, _)) in
+                [Target::C, Target::Rust].into_iter().zip((lang.runtimes)())
             {
                 let text = program.emit_file(target, &file).unwrap();
-                assert!(text.contains(runtime), "the runtime is embedded verbatim");
+                assert!(text.contains(&runtime), "the runtime is embedded verbatim");
                 let prefix = match target {
                     Target::C => "c",
                     Target::Rust => "rust",
@@ -133,7 +146,7 @@ fn generated_code_of_every_example() {
 
 #[test]
 fn crate_layout_of_every_example() {
-    for lang in LANGUAGES.iter().filter(|l| !l.runtimes.is_empty()) {
+    for lang in LANGUAGES {
         for case in support::cases(&["examples"], lang.ext()) {
             let source = std::fs::read_to_string(&case.path).unwrap();
             let program = driver::check(lang.language, &source).unwrap().program;
@@ -143,7 +156,11 @@ fn crate_layout_of_every_example() {
                 .unwrap();
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
             assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-            assert!(files[2].contents.contains(lang.runtimes[1].0.trim_end()));
+            assert!(
+                files[2]
+                    .contents
+                    .contains((lang.runtimes)()[1].0.trim_end())
+            );
             let shown: String = files[..2]
                 .iter()
                 .map(|f| {
