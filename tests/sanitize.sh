@@ -11,7 +11,9 @@
 #    exit status and error line: a sanitizer report changes stderr and the
 #    status, so it fails the comparison.
 # 2. A batch of random programs of both languages, the same way (the
-#    differential test with ICP2C_SANITIZE=1).
+#    differential test with ICP2C_SANITIZE=1); the CHEG engines of the
+#    examples and of random programs, with random UCI sessions, the same
+#    way (tests/cheg.rs, tests/cheg_differential.rs), and valgrind on one.
 # 3. valgrind (memcheck, leaks included) on a sample, built without
 #    sanitizers.
 # 4. Stress: coordinates at the signed 64-bit edges and huge relative
@@ -215,6 +217,30 @@ if ICP2C_SANITIZE=1 ICP2C_DIFF_PROGRAMS="${SANITIZE_PROGRAMS:-40}" \
   :
 else
   fail "random programs under sanitizers"
+fi
+
+echo "== sanitizers: CHEG engines (examples on every query kind and a UCI session; random programs and sessions)"
+if ICP2C_SANITIZE=1 ICP2C_CHEG_PROGRAMS="${SANITIZE_PROGRAMS:-40}" \
+  cargo test --quiet --test cheg --test cheg_differential -- generated_c random_ 2>&1 | tail -5; then
+  :
+else
+  fail "CHEG engines under sanitizers"
+fi
+if command -v valgrind > /dev/null; then
+  "$icp2c" examples/krk.cheg -o "$work/krk.c"
+  cc -std=c99 -O1 -g "$work/krk.c" -o "$work/krk"
+  for mode in query uci; do
+    status=0
+    args=()
+    [ "$mode" = query ] && args=(--fen "8/8/8/4k3/8/8/8/R3K3 w - - 0 1" --depth 3)
+    printf 'uci\nposition startpos moves e2e4\ngo depth 2\nposition fen 8/8 w\nbogus\nquit\n' |
+      valgrind -q --error-exitcode=88 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+      "$work/krk" "${args[@]}" > /dev/null 2> "$work/v.err" || status=$?
+    runs=$((runs + 1))
+    if [ "$status" = 88 ] || grep -q "==[0-9]*==" "$work/v.err"; then
+      fail "valgrind krk engine ($mode): $(head -c 2000 "$work/v.err")"
+    fi
+  done
 fi
 
 echo "sanitize: $runs runs of examples, test, conformance and stress programs; $failures failures"

@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses a different part
 
 pub mod batch;
+pub mod cheg_gen;
 pub mod progen;
 
 use std::io::Write;
