@@ -23,16 +23,23 @@ Examples:
   icp2c --lang fin - < prog.txt > prog.c     Finvara from standard input
   icp2c --check prog.icp                     only check: diagnostics, no output
   cat prog.icp | icp2c - > prog.c            read the program from standard input
+  icp2c run - --input in.txt < prog.icp      … and give it input from a file
+  icp2c examples/krk.cheg -o krk.c && cc -std=c99 -O2 krk.c -o krk
+                                             a CHEG program becomes a UCI chess engine
+  icp2c run examples/krk.cheg --fen '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
+                                             … or is searched by the interpreter
 
 Languages, chosen by the file extension (--lang overrides it): InfChessPro
-(.icp, programs of labelled statements on an infinite board) and Finvara
-(.fin, a fairy-chess stack language). Both compile to C, Rust and crates.
+(.icp, programs of labelled statements on an infinite board), Finvara
+(.fin, a fairy-chess stack language) and CHEG (.cheg, MacHack VI's endgame
+language, compiled to chess engines). All compile to C, Rust and crates.
+A closed standard output (icp2c prog.icp | head) ends icp2c quietly.
 
 Exit status: 0 success; 1 runtime error (run); 2 the program was rejected
 (diagnostics on standard error, nothing written) or a file could not be read
 or written; 3 `run --max-steps` ran out.";
 
-/// Compile chess-board esoteric languages (InfChessPro, Finvara) to standalone C or Rust.
+/// Compile chess-board esoteric languages (InfChessPro, Finvara, CHEG) to standalone C or Rust.
 #[derive(Parser, Debug)]
 #[command(name = "icp2c", version, about, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -87,6 +94,12 @@ enum Command {
         /// The source language, when the file extension does not say.
         #[arg(long, value_enum)]
         lang: Option<LangArg>,
+
+        /// Read the program's input from FILE instead of standard input (for
+        /// a program that itself comes from standard input, `-`).
+        /// Example: icp2c run - --input numbers.txt < prog.icp
+        #[arg(long, value_name = "FILE")]
+        input: Option<PathBuf>,
 
         /// CHEG: the position to search (FEN); without it the engine speaks
         /// UCI on standard input and output (CHEG §7.4).
@@ -159,6 +172,7 @@ fn main() -> ExitCode {
             file,
             max_steps,
             lang,
+            input,
             fen,
             depth,
             perft,
@@ -175,7 +189,12 @@ fn main() -> ExitCode {
             if no_endgame {
                 args.push("--no-endgame".to_string());
             }
-            run(&file, RunOptions { max_steps, args }, lang)
+            run(
+                &file,
+                input.as_deref(),
+                RunOptions { max_steps, args },
+                lang,
+            )
         }
         None => match cli.file.as_slice() {
             [file] => compile(&cli, file),
@@ -238,10 +257,29 @@ fn load(path: &Path) -> Option<Source> {
     }
 }
 
+/// The language: `--lang`, else the file's extension. A file whose
+/// extension names no language is read as the first language of the table
+/// (InfChessPro), with a note saying how to choose another.
 fn language(path: &Path, lang: Option<LangArg>) -> Language {
     match lang {
         Some(LangArg(language)) => language,
-        None => Language::from_path(path),
+        None => {
+            let language = Language::from_path(path);
+            let known = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| Language::from_name(e).is_some());
+            if !known && path.as_os_str() != "-" {
+                let names: Vec<&str> = Language::ALL.iter().map(|l| l.extension()).collect();
+                eprintln!(
+                    "note: {}: the extension names no language, so it is read as {}; choose another with --lang {}",
+                    path.display(),
+                    language.name(),
+                    names.join("|")
+                );
+            }
+            language
+        }
     }
 }
 
@@ -376,10 +414,15 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         }
         None => {
             let mut stdout = io::stdout().lock();
-            stdout
+            match stdout
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
-                .map_err(|e| format!("cannot write standard output: {e}"))
+            {
+                // The reader has seen enough (`icp2c prog.icp | head`):
+                // stop quietly, as `cat` does.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+                other => other.map_err(|e| format!("cannot write standard output: {e}")),
+            }
         }
     };
     match written {
@@ -423,7 +466,12 @@ fn write_crate(dir: &Path, files: &[GeneratedFile]) -> Result<(), String> {
     Ok(())
 }
 
-fn run(path: &Path, options: RunOptions, lang: Option<LangArg>) -> ExitCode {
+fn run(
+    path: &Path,
+    input_file: Option<&Path>,
+    options: RunOptions,
+    lang: Option<LangArg>,
+) -> ExitCode {
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
@@ -431,7 +479,16 @@ fn run(path: &Path, options: RunOptions, lang: Option<LangArg>) -> ExitCode {
         return ExitCode::from(REJECTED);
     };
     let stdin = io::stdin();
-    let mut input = BufReader::with_capacity(1 << 16, stdin.lock());
+    let mut input: Box<dyn io::BufRead> = match input_file {
+        None => Box::new(BufReader::with_capacity(1 << 16, stdin.lock())),
+        Some(file) => match std::fs::File::open(file) {
+            Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", file.display());
+                return ExitCode::from(REJECTED);
+            }
+        },
+    };
     let mut output = io::stdout().lock();
     let mut errors = io::stderr().lock();
     match program.run_with(&mut input, &mut output, &mut errors, &options) {

@@ -114,12 +114,91 @@ fn missing_files_and_bad_bytes_are_clear_errors() {
     let r = icp2c(&["-"], b"1. \"a\xff\n\x00\x01\x02");
     assert_eq!(r.status, 2);
     assert!(
-        text(&r.stderr).contains("invalid UTF-8"),
+        text(&r.stderr).contains("not UTF-8 text"),
         "{}",
         text(&r.stderr)
     );
     let r = icp2c(&[], b"");
     assert_eq!(r.status, 2);
+}
+
+/// A binary file gets one diagnostic, at its first bad byte, not one per
+/// line of mojibake (issue 14).
+#[test]
+fn a_binary_file_is_one_diagnostic() {
+    let mut binary: Vec<u8> = Vec::new();
+    for i in 0..4000u32 {
+        binary.push((i.wrapping_mul(2654435761) >> 24) as u8);
+        if i % 37 == 0 {
+            binary.push(b'\n');
+        }
+    }
+    let r = icp2c(&["--check", "-"], &binary);
+    assert_eq!(r.status, 2);
+    let err = text(&r.stderr);
+    assert_eq!(err.matches("not UTF-8 text").count(), 1, "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.starts_with("error")).count(),
+        1,
+        "{err}"
+    );
+    assert!(err.contains("is this a binary file?"), "{err}");
+}
+
+/// A `\r` inside a line is shown as `␍` in the snippet, not as U+FFFD, and
+/// the caret stays under the right column (issue 14).
+#[test]
+fn control_characters_are_shown_visibly() {
+    let r = icp2c(&["--check", "-"], b"1. x\r;0,1?zz\n");
+    assert_eq!(r.status, 2);
+    let err = text(&r.stderr);
+    assert!(err.contains('\u{240d}'), "{err}");
+    assert!(!err.contains('\u{fffd}') && !err.contains('\r'), "{err}");
+}
+
+/// `icp2c prog.icp | head`: a closed standard output ends icp2c quietly,
+/// as it ends `cat` (issue 14); the generated programs and `run` keep
+/// their own documented behaviour.
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_icp2c"))
+        .arg("examples/beer.icp")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away at once
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(text(&out.stderr), "", "no message");
+    assert_eq!(out.status.code(), Some(0));
+}
+
+/// An unknown extension compiles as InfChessPro and says how to choose
+/// another language; `run --input FILE` gives a program read from
+/// standard input its own input (issue 14).
+#[test]
+fn lang_hint_and_input_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("prog.txt");
+    std::fs::write(&prog, "1. \"hi\"\n").unwrap();
+    let r = icp2c(&["--check", prog.to_str().unwrap()], b"");
+    assert_eq!(r.status, 0);
+    assert!(text(&r.stderr).contains("--lang"), "{}", text(&r.stderr));
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "7 9\n").unwrap();
+    let source = std::fs::read(support::root().join("examples/multiply.icp")).unwrap();
+    let r = icp2c(&["run", "-", "--input", input.to_str().unwrap()], &source);
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    assert_eq!(text(&r.stdout), "63\n");
+    let r = icp2c(&["run", "-", "--input", "no/such/input"], &source);
+    assert_eq!(r.status, 2);
+    assert!(
+        text(&r.stderr).contains("cannot read no/such/input"),
+        "{}",
+        text(&r.stderr)
+    );
 }
 
 #[test]

@@ -144,8 +144,20 @@ fn hidden(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 
-/// The source text as snippets show it: every [`hidden`] character is `�`,
-/// which is wider in bytes, so spans are moved to match.
+/// How a [`hidden`] character is shown: its Unicode control picture
+/// (`\r` as `␍`, ESC as `␛`, DEL as `␡`), or `�` for a C1 control, which
+/// has none. Each is one column wide, so carets stay aligned.
+fn shown_as(c: char) -> char {
+    match c {
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{FFFD}'),
+        '\u{7f}' => '\u{2421}',
+        _ => '\u{FFFD}',
+    }
+}
+
+/// The source text as snippets show it: every [`hidden`] character is
+/// [`shown_as`] its picture, which is wider in bytes, so spans are moved
+/// to match.
 struct Shown {
     text: String,
     /// (byte offset in the source, bytes added before the next character)
@@ -166,8 +178,9 @@ impl Shown {
         let mut added = 0;
         for (at, c) in source.char_indices() {
             if hidden(c) {
-                text.push('\u{FFFD}');
-                added += '\u{FFFD}'.len_utf8() - c.len_utf8();
+                let shown = shown_as(c);
+                text.push(shown);
+                added += shown.len_utf8() - c.len_utf8();
                 shifts.push((at, added));
             } else {
                 text.push(c);
@@ -200,14 +213,15 @@ impl Shown {
 }
 
 /// The rendered text with every control character but `\n` and `\t`
-/// (ESC, BEL, NUL, CR, DEL, C1 controls…) shown as `�`: program text, in
-/// snippets and in messages, must never drive the user's terminal.
+/// (ESC, BEL, NUL, CR, DEL, C1 controls…) [`shown_as`] a visible picture:
+/// program text, in snippets and in messages, must never drive the user's
+/// terminal, and a stray `\r` should be seen for what it is.
 fn printable(text: String) -> String {
     if !text.chars().any(hidden) {
         return text;
     }
     text.chars()
-        .map(|c| if hidden(c) { '\u{FFFD}' } else { c })
+        .map(|c| if hidden(c) { shown_as(c) } else { c })
         .collect()
 }
 

@@ -8,41 +8,50 @@ use crate::common::diagnostic::Diagnostic;
 /// text).
 ///
 /// On success returns the text. On failure returns the text decoded lossily
-/// (each invalid sequence replaced by U+FFFD) together with one error per
-/// line that holds an invalid sequence, pointing at the first one on that
-/// line; the caller renders the diagnostics against the lossy text.
+/// (each invalid sequence replaced by U+FFFD) together with one error at
+/// the first invalid sequence, whose note counts the others; the caller
+/// renders it against the lossy text.
 pub fn decode(bytes: &[u8]) -> Result<String, (String, Vec<Diagnostic>)> {
     match std::str::from_utf8(bytes) {
         Ok(text) => Ok(text.to_string()),
         Err(_) => {
+            // One diagnostic, at the first bad byte: a file that is not
+            // UTF-8 is usually not text at all, and a hundred diagnostics
+            // of mojibake help nobody.
             let mut text = String::with_capacity(bytes.len());
-            let mut diagnostics = Vec::new();
-            let mut last_line = usize::MAX;
+            let mut first: Option<(usize, String)> = None;
+            let mut more = 0usize;
             for chunk in bytes.utf8_chunks() {
                 text.push_str(chunk.valid());
                 if !chunk.invalid().is_empty() {
-                    let at = text.len();
-                    let line = text.matches('\n').count();
-                    text.push(char::REPLACEMENT_CHARACTER);
-                    if line != last_line {
-                        last_line = line;
+                    if first.is_none() {
                         let shown: Vec<String> = chunk
                             .invalid()
                             .iter()
                             .map(|b| format!("\\x{b:02X}"))
                             .collect();
-                        diagnostics.push(
-                            Diagnostic::error(
-                                at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
-                                format!("invalid UTF-8 (bytes {})", shown.join(" ")),
-                            )
-                            .with_label("not UTF-8")
-                            .with_note("a source file must be UTF-8 text (§1)"),
-                        );
+                        first = Some((text.len(), shown.join(" ")));
+                    } else {
+                        more += 1;
                     }
+                    text.push(char::REPLACEMENT_CHARACTER);
                 }
             }
-            Err((text, diagnostics))
+            let (at, shown) = first.unwrap_or_default();
+            let mut diagnostic = Diagnostic::error(
+                at..at + char::REPLACEMENT_CHARACTER.len_utf8(),
+                format!("not UTF-8 text: invalid byte sequence {shown}"),
+            )
+            .with_label("not UTF-8")
+            .with_note("a source file must be UTF-8 text (§1)");
+            if more > 0 {
+                diagnostic = diagnostic.with_note(format!(
+                    "{more} more invalid sequence{} follow{}: is this a binary file?",
+                    if more == 1 { "" } else { "s" },
+                    if more == 1 { "s" } else { "" }
+                ));
+            }
+            Err((text, vec![diagnostic]))
         }
     }
 }
