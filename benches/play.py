@@ -2,7 +2,7 @@
 """Compiled CHEG engines play Stockfish (issue 12, spec/cheg.md §7.4).
 
     python3 benches/play.py                       kqk and krk, 20 start positions each
-    python3 benches/play.py --programs krk --games 50 --depth 4
+    python3 benches/play.py --programs krk --games 50 --depth 6
     python3 benches/play.py --engine ./krk        an engine already built
 
 For each program, icp2c compiles it to C and `cc -std=c99 -O2` builds the
@@ -128,7 +128,7 @@ def main():
     ap.add_argument("--engine", help="an engine already built (its endgame: --piece)")
     ap.add_argument("--piece", default="R", help="with --engine: Q or R")
     ap.add_argument("--games", type=int, default=20, help="start positions per program (default 20)")
-    ap.add_argument("--depth", type=int, default=4, help="the engine's search depth (default 4)")
+    ap.add_argument("--depth", type=int, default=5, help="the engine's search depth (default 5)")
     ap.add_argument("--max-moves", type=int, default=50, help="White's moves before giving up (default 50)")
     ap.add_argument("--defender-time", type=float, default=0.05, help="Stockfish's seconds a move")
     ap.add_argument("--seed", type=int, default=1973)
