@@ -110,15 +110,57 @@ const MAX_SHOWN_LINE: usize = 200;
 /// headline, `┌─ FILE:LINE:COL`, the source line and a caret under the span.
 /// At most [`MAX_RENDERED`] are shown, then a count of the rest.
 pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    render_styled(file_name, source, diagnostics, false)
+}
+
+/// [`render`], in colour when `colour` is true: ANSI escapes as rustc and
+/// gcc use them on a terminal (codespan-reporting's default styles). The
+/// program's own text is made printable before it is styled, so it can
+/// never add escapes of its own.
+pub fn render_styled(
+    file_name: &str,
+    source: &str,
+    diagnostics: &[Diagnostic],
+    colour: bool,
+) -> String {
     let config = term::Config::default();
     let shown = Shown::new(source);
-    let file = SimpleFile::new(file_name, shown.text.as_str());
+    let name = printable(file_name.to_string());
+    let file = SimpleFile::new(name.as_str(), shown.text.as_str());
     let mut out = String::new();
     for diagnostic in diagnostics.iter().take(MAX_RENDERED) {
-        let moved = shown.diagnostic(diagnostic);
-        let text = term::emit_into_string(&config, &file, &to_codespan(&moved, &shown.text))
-            .unwrap_or_else(|_| format!("{}: {}\n", file_name, diagnostic.message));
+        let mut moved = shown.diagnostic(diagnostic);
+        moved.message = printable(std::mem::take(&mut moved.message));
+        moved.primary.message = printable(std::mem::take(&mut moved.primary.message));
+        for l in &mut moved.secondary {
+            l.message = printable(std::mem::take(&mut l.message));
+        }
+        moved.notes = std::mem::take(&mut moved.notes)
+            .into_iter()
+            .map(printable)
+            .collect();
+        let codespan = to_codespan(&moved, &shown.text);
+        let plain = || {
+            term::emit_into_string(&config, &file, &codespan)
+                .unwrap_or_else(|_| format!("{}: {}\n", name, moved.message))
+        };
         let caret_column = column_of(source, diagnostic.primary.span.start);
+        let text = if colour {
+            let mut ansi = term::termcolor::Ansi::new(Vec::new());
+            match term::emit_to_write_style(&mut ansi, &config, &file, &codespan) {
+                Ok(()) => String::from_utf8(ansi.into_inner()).unwrap_or_else(|_| plain()),
+                Err(_) => plain(),
+            }
+        } else {
+            plain()
+        };
+        // A line too long to show whole is cut around the caret; escapes
+        // must not be cut, so such a diagnostic is shown plain.
+        let text = if colour && text.lines().any(|l| l.chars().count() > MAX_SHOWN_LINE) {
+            plain()
+        } else {
+            text
+        };
         for line in text.lines() {
             out.push_str(&shorten(line, caret_column));
             out.push('\n');
@@ -135,7 +177,7 @@ pub fn render(file_name: &str, source: &str, diagnostics: &[Diagnostic]) -> Stri
             errors
         ));
     }
-    printable(out)
+    out
 }
 
 /// Whether `c` may not be shown as it is: a control character other than
@@ -310,7 +352,12 @@ mod tests {
             !text.chars().any(|c| c.is_control() && c != '\n'),
             "{text:?}"
         );
-        assert!(text.contains("x=Z\u{FFFD}[31mRED"), "{text}");
+        // ESC, BEL and NUL as their control pictures; the C1 control CSI
+        // (U+009B), which has none, as U+FFFD.
+        assert!(
+            text.contains("x=Z\u{241b}[31mRED\u{2407}\u{2400}\u{FFFD}2J"),
+            "{text}"
+        );
         let source_line = text.lines().find(|l| l.contains('@')).unwrap();
         let caret_line = text.lines().find(|l| l.contains('^')).unwrap();
         assert_eq!(

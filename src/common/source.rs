@@ -106,10 +106,20 @@ mod tests {
     }
 
     #[test]
-    fn invalid_utf8_gets_one_error_per_line() {
+    fn invalid_utf8_gets_one_error_at_the_first_bad_byte() {
         let (text, diags) = decode(b"1. ^\n2. \xff\xfe\n3. \xc3").unwrap_err();
-        assert_eq!(diags.len(), 2);
+        assert_eq!(diags.len(), 1);
         assert_eq!(&text[diags[0].primary.span.clone()], "\u{FFFD}");
-        assert!(text.starts_with("1. ^\n2. "));
+        assert!(text.starts_with("1. ^\n2. \u{FFFD}"));
+        assert!(diags[0].message.contains("\\xFF"), "{}", diags[0].message);
+        // \xfe and \xc3: two more sequences, counted in a note.
+        assert!(
+            diags[0]
+                .notes
+                .iter()
+                .any(|n| n.starts_with("2 more invalid sequences")),
+            "{:?}",
+            diags[0].notes
+        );
     }
 }
