@@ -75,10 +75,63 @@ struct Cli {
     /// Example: --lang fin
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
+    /// Colour in diagnostics: auto (when standard error is a terminal and
+    /// NO_COLOR is not set), always, never.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value = "auto",
+        global = true
+    )]
+    color: ColorChoice,
+}
+
+/// `--color WHEN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ColorChoice {
+    /// Colour when standard error is a terminal, TERM is not `dumb` and
+    /// NO_COLOR is unset or empty.
+    Auto,
+    /// Always colour (even into a pipe).
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// Whether diagnostics are coloured: decided once in `main`.
+static COLOUR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+fn colour_wanted(choice: ColorChoice) -> bool {
+    use std::io::IsTerminal;
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
+                && io::stderr().is_terminal()
+        }
+    }
+}
+
+/// Renders diagnostics for standard error, in colour when [`COLOUR`] says.
+fn render(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
+    diagnostic::render_styled(name, text, diagnostics, *COLOUR.get().unwrap_or(&false))
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Print a shell completion script for icp2c.
+    /// Example: icp2c completions bash > ~/.local/share/bash-completion/completions/icp2c
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print icp2c's manual page (roff), generated from this help.
+    /// Example: icp2c man > icp2c.1 && man ./icp2c.1
+    Man,
     /// Interpret a program directly; its input is read from standard input.
     /// Example: icp2c run examples/multiply.icp <<< '7 9'
     Run {
@@ -167,7 +220,24 @@ const REJECTED: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let _ = COLOUR.set(colour_wanted(cli.color));
     match cli.command {
+        Some(Command::Completions { shell }) => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut command, "icp2c", &mut out);
+            write_stdout(&out)
+        }
+        Some(Command::Man) => {
+            let mut out = Vec::new();
+            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out) {
+                Ok(()) => write_stdout(&out),
+                Err(e) => {
+                    eprintln!("error: cannot render the manual page: {e}");
+                    ExitCode::from(REJECTED)
+                }
+            }
+        }
         Some(Command::Run {
             file,
             max_steps,
@@ -217,6 +287,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `bytes` to standard output; a closed pipe ends quietly.
+fn write_stdout(bytes: &[u8]) -> ExitCode {
+    let mut stdout = io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: cannot write standard output: {e}");
+            ExitCode::from(REJECTED)
+        }
+    }
+}
+
 /// A source file read and decoded, with the name diagnostics show.
 struct Source {
     name: String,
@@ -251,7 +334,7 @@ fn load(path: &Path) -> Option<Source> {
     match source::decode(&bytes) {
         Ok(text) => Some(Source { name, stem, text }),
         Err((text, diagnostics)) => {
-            eprint!("{}", diagnostic::render(&name, &text, &diagnostics));
+            eprint!("{}", render(&name, &text, &diagnostics));
             None
         }
     }
@@ -307,7 +390,7 @@ fn check(src: &Source, language: Language) -> Option<Program> {
 
 fn print_diagnostics(src: &Source, diagnostics: &[Diagnostic]) {
     if !diagnostics.is_empty() {
-        eprint!("{}", diagnostic::render(&src.name, &src.text, diagnostics));
+        eprint!("{}", render(&src.name, &src.text, diagnostics));
     }
 }
 

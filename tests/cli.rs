@@ -462,3 +462,90 @@ fn two_programs_get_a_clear_message() {
     assert!(!err.contains("subcommand"), "{err}");
     assert!(r.stdout.is_empty());
 }
+
+/// Diagnostics are coloured on a terminal and with `--color always`, plain
+/// into a pipe, with `--color never` and under `NO_COLOR` (issue 14).
+#[test]
+fn colour_follows_the_terminal_and_no_color() {
+    let bad = b"1. x;0,1?zz\n";
+    let coloured = |r: &Ran| r.stderr.windows(2).any(|w| w == b"\x1b[");
+    let r = icp2c(&["--check", "-", "--color", "always"], bad);
+    assert_eq!(r.status, 2);
+    assert!(coloured(&r), "{}", text(&r.stderr));
+    assert!(!coloured(&icp2c(&["--check", "-"], bad)), "a pipe is plain");
+    assert!(!coloured(&icp2c(
+        &["--check", "-", "--color", "never"],
+        bad
+    )));
+    // A real terminal, through util-linux `script` (a pseudo-terminal).
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("bad.icp");
+    std::fs::write(&prog, bad).unwrap();
+    let command = format!("{} --check {}", env!("CARGO_BIN_EXE_icp2c"), prog.display());
+    let on_tty = |no_color: bool| {
+        let mut cmd = std::process::Command::new("script");
+        cmd.args(["-qc", &command, "/dev/null"])
+            .env_remove("NO_COLOR");
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        cmd.output()
+    };
+    match on_tty(false) {
+        Ok(out) => {
+            assert!(
+                out.stdout.windows(2).any(|w| w == b"\x1b["),
+                "a terminal is coloured"
+            );
+            let out = on_tty(true).unwrap();
+            assert!(
+                !out.stdout.windows(2).any(|w| w == b"\x1b["),
+                "NO_COLOR is plain"
+            );
+        }
+        // Without `script` there is no terminal to test on; the pipe and
+        // the flags above are still checked.
+        Err(e) => eprintln!("colour on a terminal not checked: cannot run script: {e}"),
+    }
+}
+
+/// `icp2c completions SHELL` and `icp2c man` come from the clap definition
+/// (clap_complete, clap_mangen): they name every option, and the bash
+/// script is valid bash (issue 14).
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let r = icp2c(&["completions", shell], b"");
+        assert_eq!(r.status, 0, "{}", text(&r.stderr));
+        let script = text(&r.stdout);
+        for option in ["--target", "--crate", "--check", "--lang", "--color"] {
+            assert!(
+                script.contains(option.trim_start_matches('-')),
+                "{shell}: {option}"
+            );
+        }
+        if shell == "bash" {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("icp2c.bash");
+            std::fs::write(&path, &script).unwrap();
+            let out = Command::new("bash").arg("-n").arg(&path).output().unwrap();
+            assert!(out.status.success(), "{}", text(&out.stderr));
+        }
+    }
+    let r = icp2c(&["completions", "tcsh-9"], b"");
+    assert_eq!(r.status, 2);
+    let r = icp2c(&["man"], b"");
+    assert_eq!(r.status, 0);
+    let page = text(&r.stdout);
+    assert!(page.contains(".TH icp2c 1"), "{page}");
+    for option in ["target", "crate", "check", "lang", "color", "output"] {
+        assert!(
+            page.contains(&format!("\\-\\-{option}")),
+            "man page lacks --{option}"
+        );
+    }
+    assert!(
+        page.contains("CHEG"),
+        "the man page describes every language"
+    );
+}
