@@ -15,6 +15,8 @@
 //! - Front-end robustness: garbage, deep nesting and huge numbers give
 //!   diagnostics, never a panic.
 
+mod support;
+
 use icp2c::Outcome;
 use icp2c::diagnostic;
 use icp2c::lang::Lang;
@@ -93,6 +95,7 @@ fn example_cases() -> Vec<Case> {
 fn all_cases() -> Vec<Case> {
     let mut cases = cases_in(&root().join("tests/programs/finvara"));
     cases.extend(example_cases());
+    support::note_if_shared_missing("../shared/conformance/finvara");
     cases.extend(cases_in(&root().join("../shared/conformance/finvara")));
     cases
 }
@@ -204,6 +207,7 @@ fn compile_errors_are_reported_on_their_line() {
         "tests/programs/finvara/errors",
         "../shared/conformance/finvara-errors",
     ] {
+        support::note_if_shared_missing(dir);
         if let Ok(entries) = std::fs::read_dir(root().join(dir)) {
             files.extend(entries.filter_map(|e| e.ok().map(|e| e.path())));
         }

@@ -129,6 +129,11 @@ fn generated_code_of_every_example() {
             {
                 let text = program.emit_file(target, &file).unwrap();
                 assert!(text.contains(&runtime), "the runtime is embedded verbatim");
+                // Issue 14: a user of the output has no icp2c checkout, so
+                // nothing in it names a path inside one.
+                for path in ["src/lang", "src/codegen", "templates/"] {
+                    assert!(!text.contains(path), "{file} ({target:?}) names {path}");
+                }
                 let prefix = match target {
                     Target::C => "c",
                     Target::Rust => "rust",

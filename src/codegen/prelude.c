@@ -1,6 +1,6 @@
 /* ---------------------------------------------------------------------
  * icp2c C prelude: the start of the C runtime of every language (pasted
- * before src/lang/<lang>/runtime/board.c). C99 and libc only. It holds
+ * before the language's own runtime). C99 and libc only. It holds
  * what every generated C program does the same way: the headers, standard
  * output (buffering, SIGPIPE), how a write failure is reported, and
  * allocation that fails instead of overflowing.

@@ -44,10 +44,25 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// When `dir` (relative to the crate root) is in `../shared` and that
+/// folder is missing, says so once per test binary: the acceptance cases
+/// are then not used, and the tests run on the project's own programs.
+pub fn note_if_shared_missing(dir: &str) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    if dir.starts_with("../shared") && !root().join("../shared").is_dir() {
+        ONCE.call_once(|| {
+            eprintln!(
+                "note: ../shared is missing: its acceptance cases are not used, only the project's own programs"
+            )
+        });
+    }
+}
+
 /// Every `*.{ext}` program in `dirs` (relative to the crate root), sorted.
 pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
     let mut out = Vec::new();
     for dir in dirs {
+        note_if_shared_missing(dir);
         let dir = root().join(dir);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;

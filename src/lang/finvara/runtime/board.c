@@ -1,6 +1,5 @@
-/* Finvara board runtime (C99, libc only). A port of board.rs (icp2c
- * src/lang/finvara/runtime/)
- * with the same data layout, algorithms and messages: see that file for
+/* Finvara board runtime of icp2c (C99, libc only). A port of its Rust
+ * board runtime with the same data layout, algorithms and messages: see that file for
  * the path program format. Spec: finvara.md section 2.1 (paths), 4 (holes
  * and stacks), 5 (moves), 5.4 (attacks and the end of the game). */
 

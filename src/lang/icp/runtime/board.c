@@ -1,5 +1,5 @@
 /* ------------------------------------------------------------------------
- * InfChessPro board runtime (icp2c src/lang/icp/runtime/board.c), plain C99.
+ * InfChessPro board runtime of icp2c, plain C99.
  *
  * Pasted verbatim into every generated program after <inttypes.h>
  * <stdint.h> <stdio.h> <stdlib.h> <string.h>. Needs only libc. Implements
