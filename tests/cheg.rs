@@ -479,7 +479,8 @@ fn cli_runs_an_engine_and_refuses_what_does_not_fit() {
 }
 
 /// Generated Rust (one file, `rustc --edition 2021 -O -D warnings`) answers
-/// every query as the interpreter does, byte for byte and to the status.
+/// every query and a UCI session as the interpreter does, byte for byte
+/// and to the status.
 #[test]
 fn generated_rust_answers_as_the_interpreter() {
     let dir = tempfile::tempdir().unwrap();
@@ -501,39 +502,30 @@ fn generated_rust_answers_as_the_interpreter() {
             "{}",
             String::from_utf8_lossy(&built.stderr)
         );
-        let mut queries: Vec<Vec<String>> = ANSWERS
-            .iter()
-            .filter(|a| a.0 == name)
-            .map(|(_, fen, depth, _)| {
-                vec![
-                    "--fen".into(),
-                    fen.to_string(),
-                    "--depth".into(),
-                    depth.to_string(),
-                ]
-            })
-            .collect();
-        queries.push(vec!["--fen".into(), "8/8/8 w - -".into()]);
-        queries.push(vec![
-            "--fen".into(),
-            "4k3/8/8/8/8/8/8/4K3 w - - 0 1".into(),
-            "--perft".into(),
-            "3".into(),
-        ]);
-        for args in queries {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let ran = support::run_exe(&exe, &args, b"");
-            let (status, out, err) = engine(&program, &args, "");
-            assert_eq!(
-                (
-                    ran.status,
-                    String::from_utf8_lossy(&ran.stdout),
-                    String::from_utf8_lossy(&ran.stderr)
-                ),
-                (status, out.into(), err.into()),
-                "{name} {args:?}"
-            );
-        }
+        answers_as_the_interpreter(&exe, &program, name);
+    }
+}
+
+/// Every query of [`engine_queries`] and [`UCI_SESSION`] through the
+/// engine `exe` and through the interpreter: the same stdout, stderr and
+/// status.
+fn answers_as_the_interpreter(exe: &std::path::Path, program: &Program, name: &str) {
+    let mut runs: Vec<(Vec<String>, &str)> =
+        engine_queries(name).into_iter().map(|q| (q, "")).collect();
+    runs.push((Vec::new(), UCI_SESSION));
+    for (args, input) in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let ran = support::run_exe(exe, &args, input.as_bytes());
+        let (status, out, err) = engine(program, &args, input);
+        assert_eq!(
+            (
+                ran.status,
+                String::from_utf8_lossy(&ran.stdout),
+                String::from_utf8_lossy(&ran.stderr)
+            ),
+            (status, out.into(), err.into()),
+            "{name} {args:?}"
+        );
     }
 }
 
@@ -601,30 +593,6 @@ fn generated_c_answers_as_the_interpreter() {
         let c = program.emit_c(&format!("{name}.cheg"));
         let exe =
             support::build_c(&c, dir.path(), name, sanitize).unwrap_or_else(|e| panic!("{e}"));
-        for args in engine_queries(name) {
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let ran = support::run_exe(&exe, &args, b"");
-            let (status, out, err) = engine(&program, &args, "");
-            assert_eq!(
-                (
-                    ran.status,
-                    String::from_utf8_lossy(&ran.stdout),
-                    String::from_utf8_lossy(&ran.stderr)
-                ),
-                (status, out.into(), err.into()),
-                "{name} {args:?}"
-            );
-        }
-        let ran = support::run_exe(&exe, &[], UCI_SESSION.as_bytes());
-        let (status, out, err) = engine(&program, &[], UCI_SESSION);
-        assert_eq!(
-            (
-                ran.status,
-                String::from_utf8_lossy(&ran.stdout),
-                String::from_utf8_lossy(&ran.stderr)
-            ),
-            (status, out.into(), err.into()),
-            "{name} UCI session"
-        );
+        answers_as_the_interpreter(&exe, &program, name);
     }
 }

@@ -28,11 +28,36 @@ pub fn runtime() -> String {
     )
 }
 
-/// One statement as the template lays it out.
+/// One statement as the templates (C and Rust) lay it out: its number,
+/// its source line as a comment, the target's code.
 struct CaseView {
     pc: usize,
     comment: String,
     body: String,
+}
+
+/// Every statement of `program` as a case, its code written by `body`
+/// (given the operation and the source line).
+fn cases(program: &Program, body: impl Fn(&Op, u32) -> String) -> Vec<CaseView> {
+    program
+        .statements
+        .iter()
+        .enumerate()
+        .map(|(pc, s)| CaseView {
+            pc,
+            comment: format!("{}: {}", s.line, comment(s.text.trim())),
+            body: body(&s.op, s.line),
+        })
+        .collect()
+}
+
+/// The source line of each statement (for runtime errors and `BREAK`).
+fn source_lines(program: &Program) -> Vec<String> {
+    program
+        .statements
+        .iter()
+        .map(|s| s.line.to_string())
+        .collect()
 }
 
 #[derive(Template)]
@@ -70,22 +95,9 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
                 )
             })
             .collect(),
-        lines: program
-            .statements
-            .iter()
-            .map(|s| s.line.to_string())
-            .collect(),
+        lines: source_lines(program),
         user_vars: program.user_vars.len(),
-        cases: program
-            .statements
-            .iter()
-            .enumerate()
-            .map(|(pc, s)| CaseView {
-                pc,
-                comment: format!("{}: {}", s.line, comment(s.text.trim())),
-                body: body(&s.op, s.line),
-            })
-            .collect(),
+        cases: cases(program, body),
     };
     codegen::render(&view, Syntax::Rust)
 }

@@ -8,7 +8,7 @@
 
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::engine::{Compare, Cond, Test};
-use crate::codegen::escape::comment;
+use super::{CaseView, cases, source_lines};
 use crate::codegen::{self, Syntax, literal};
 use askama::Template;
 
@@ -22,13 +22,6 @@ pub const RUNTIME: &str = concat!(
     include_str!("../runtime/engine.c"),
     include_str!("../runtime/uci.c")
 );
-
-/// One statement as the template lays it out.
-struct CaseView {
-    pc: usize,
-    comment: String,
-    body: String,
-}
 
 #[derive(Template)]
 #[template(path = "cheg/c/program.c", escape = "none")]
@@ -70,22 +63,9 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
                 )
             })
             .collect(),
-        lines: program
-            .statements
-            .iter()
-            .map(|s| s.line.to_string())
-            .collect(),
+        lines: source_lines(program),
         user_vars: program.user_vars.len(),
-        cases: program
-            .statements
-            .iter()
-            .enumerate()
-            .map(|(pc, s)| CaseView {
-                pc,
-                comment: format!("{}: {}", s.line, comment(s.text.trim())),
-                body: body(&s.op, s.line),
-            })
-            .collect(),
+        cases: cases(program, body),
     };
     codegen::render(&view, Syntax::C)
 }

@@ -17,15 +17,8 @@
 #include <setjmp.h>
 #include <stdarg.h>
 
-/* Runtime functions a program may not call (which ones depends on its
- * statements) are marked so that -Wall stays quiet. */
-#ifndef ICP_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define ICP_UNUSED __attribute__((unused))
-#else
-#define ICP_UNUSED
-#endif
-#endif
+/* ICP_UNUSED (chess.c) marks the functions a program may not call (which
+ * ones depends on its statements), so that -Wall stays quiet. */
 
 /* Statements one invocation may execute (§5.2, §11.16). */
 #define ICP_MAX_STATEMENTS 1000000
