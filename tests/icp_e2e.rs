@@ -179,3 +179,35 @@ fn large_programs_in_chunks_agree_with_the_interpreter() {
     assert!(show(&reference.stderr).contains("no statement is labelled 15"));
     assert_eq!(run_exe(&exe, &[], &input), reference);
 }
+
+/// Programs larger than `backend::rust::CHUNK` become chunk functions in
+/// Rust too (so that rustc's time grows linearly): jumps across them, `*`
+/// jumps back into the first, to a missing label inside a middle one's
+/// range and past the last label must behave exactly as the interpreter.
+#[test]
+fn large_programs_in_rust_chunks_agree_with_the_interpreter() {
+    let n = 3 * backend::rust::CHUNK + 100;
+    let source = large_program(n);
+    let program = icp::check(&source).unwrap().program;
+    let rs = backend::rust::emit(&program, "large.icp");
+    assert!(rs.contains("fn icp_chunk_3<"), "not chunked");
+    let dir = tempfile::tempdir().unwrap();
+    let exe = support::build_rust(&rs, dir.path(), "large").unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("large.icp");
+    std::fs::write(&path, &source).unwrap();
+    for input in ["40 15", "40 5005", "40 99995", "40 40 10"] {
+        let case = Case {
+            name: "large".into(),
+            path: path.clone(),
+            input: input.as_bytes().to_vec(),
+            want_out: None,
+            want_status: 1,
+        };
+        let reference = interpret(&case);
+        assert_eq!(
+            run_exe(&exe, &[], input.as_bytes()),
+            reference,
+            "input {input}"
+        );
+    }
+}

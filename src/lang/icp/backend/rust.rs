@@ -37,6 +37,33 @@ struct ProgramView {
     halts: bool,
     /// Some statement prints (text or count).
     writes_output: bool,
+    /// The statements, when the program has at most [`CHUNK`] of them;
+    /// else empty.
+    cases: Vec<CaseView>,
+    /// The statements cut into functions of [`CHUNK`], for a larger
+    /// program; else empty.
+    chunks: Vec<ChunkView>,
+    chunk_size: usize,
+}
+
+/// Statements per function in the generated Rust of a large program. One
+/// `match` of 10,000 arms in one function made `rustc -O` superlinear
+/// (286 s and 4.3 GB); functions of this many statements keep it linear.
+/// A program of at most this many statements is one `match`, as before.
+pub const CHUNK: usize = 256;
+
+/// One function of a large program's statements.
+struct ChunkView {
+    index: usize,
+    /// First and last labels of its statements (Rust literals).
+    first: String,
+    last: String,
+    /// The first label of the next function, if any: the dispatcher sends
+    /// every label below it (and not below this one's first) here.
+    next: Option<String>,
+    /// A Rust condition on `icp_label`: the label belongs to this function's
+    /// range, so a missing one is the §5 "no such label" error here.
+    owns: String,
     cases: Vec<CaseView>,
 }
 
@@ -66,7 +93,40 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             .statements
             .iter()
             .any(|s| matches!(s.command, Command::Count(_)));
-    let cases: Vec<CaseView> = plans.iter().map(case).collect();
+    let all: Vec<CaseView> = plans.iter().map(case).collect();
+    let (cases, chunks) = if all.len() <= CHUNK {
+        (all, Vec::new())
+    } else {
+        let firsts: Vec<i64> = plans
+            .chunks(CHUNK)
+            .map(|part| part.first().map_or(0, |p| p.statement.label))
+            .collect();
+        let mut chunks = Vec::new();
+        let mut rest = all.into_iter();
+        for (index, part) in plans.chunks(CHUNK).enumerate() {
+            let next = firsts.get(index + 1).copied();
+            let low = if index == 0 {
+                None
+            } else {
+                firsts.get(index).copied()
+            };
+            let owns = match (low, next) {
+                (None, Some(n)) => format!("icp_label < {}", S.int(n)),
+                (Some(l), Some(n)) => format!("({}..{}).contains(&icp_label)", S.int(l), S.int(n)),
+                (Some(l), None) => format!("icp_label >= {}", S.int(l)),
+                (None, None) => "true".to_string(),
+            };
+            chunks.push(ChunkView {
+                index,
+                first: S.int(part.first().map_or(0, |p| p.statement.label)),
+                last: S.int(part.last().map_or(0, |p| p.statement.label)),
+                next: next.map(|n| S.int(n)),
+                owns,
+                cases: rest.by_ref().take(part.len()).collect(),
+            });
+        }
+        (Vec::new(), chunks)
+    };
     let view = ProgramView {
         header: codegen::header(NAME, source_name),
         inline_runtime,
@@ -86,6 +146,8 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             .iter()
             .any(|s| matches!(s.command, Command::Text(_) | Command::Count(_))),
         cases,
+        chunks,
+        chunk_size: CHUNK,
     };
     codegen::render(&view, Syntax::Rust)
 }
