@@ -9,7 +9,8 @@ For each program, icp2c compiles it to C and `cc -std=c99 -O2` builds the
 engine; the same engine then plays White from seeded random legal start
 positions of its endgame (king and queen, or king and rook, against a lone
 king; White to move, not in check, the lone king not able to take), against
-Stockfish as the defending side, once with the endgame program and once with
+Stockfish as the defending side (searching to a fixed depth, so that a run
+repeats exactly), once with the endgame program and once with
 `setoption name Endgame value false` (the same engine without it, to show
 what the program adds). python-chess drives both engines over UCI and
 checks every move. A game ends in mate, in a draw (stalemate, the lone king
@@ -94,7 +95,7 @@ def start_positions(piece, count, seed):
     return positions
 
 
-def play(engine_path, stockfish, fen, depth, endgame, max_moves, defender_time):
+def play(engine_path, stockfish, fen, depth, endgame, max_moves, defender_depth):
     """One game; returns ('mate', moves) or ('draw'|'no mate', moves)."""
     import chess
     import chess.engine
@@ -116,7 +117,7 @@ def play(engine_path, stockfish, fen, depth, endgame, max_moves, defender_time):
                 result = white.play(board, chess.engine.Limit(depth=depth))
                 moves += 1
             else:
-                result = black.play(board, chess.engine.Limit(time=defender_time))
+                result = black.play(board, chess.engine.Limit(depth=defender_depth))
             if result.move is None or not board.is_legal(result.move):
                 raise SystemExit(f"illegal move {result.move} in {board.fen()}")
             board.push(result.move)
@@ -130,7 +131,8 @@ def main():
     ap.add_argument("--games", type=int, default=20, help="start positions per program (default 20)")
     ap.add_argument("--depth", type=int, default=5, help="the engine's search depth (default 5)")
     ap.add_argument("--max-moves", type=int, default=50, help="White's moves before giving up (default 50)")
-    ap.add_argument("--defender-time", type=float, default=0.05, help="Stockfish's seconds a move")
+    ap.add_argument("--defender-depth", type=int, default=10,
+                    help="Stockfish's search depth a move (default 10; a depth, not a time, so that runs repeat)")
     ap.add_argument("--seed", type=int, default=1973)
     a = ap.parse_args()
     ensure_tools()
@@ -152,7 +154,7 @@ def main():
             kind = chess.QUEEN if piece == "Q" else chess.ROOK
             fens = start_positions(kind, a.games, a.seed)
             for endgame in (True, False):
-                results = [play(exe, stockfish, fen, a.depth, endgame, a.max_moves, a.defender_time)
+                results = [play(exe, stockfish, fen, a.depth, endgame, a.max_moves, a.defender_depth)
                            for fen in fens]
                 mates = [m for r, m in results if r == "mate"]
                 draws = sum(1 for r, _ in results if r == "draw")
