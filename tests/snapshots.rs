@@ -8,7 +8,7 @@
 
 mod support;
 
-use icp2c::codegen::{Layout, Target};
+use icp2c::codegen::{self, Layout, Target};
 use icp2c::diagnostic;
 use icp2c::driver::{self, Language};
 use icp2c::lang::{cheg, finvara, icp};
@@ -22,6 +22,8 @@ struct Snapshots {
     folder: &'static str,
     /// (runtime text as pasted, placeholder), C then Rust.
     runtimes: fn() -> Vec<(String, &'static str)>,
+    /// The Rust runtime's source, as a crate's `src/icp_rt.rs` holds it.
+    rust_runtime: fn() -> String,
 }
 
 const LANGUAGES: &[Snapshots] = &[
@@ -35,11 +37,12 @@ const LANGUAGES: &[Snapshots] = &[
                     "/* … templates/c/runtime.c … */\n",
                 ),
                 (
-                    icp::backend::rust::RUNTIME.to_string(),
-                    "// … src/runtime/icp_board.rs …\n",
+                    codegen::inline_runtime(icp::backend::rust::RUNTIME),
+                    "// … mod icp_rt: src/lang/icp/runtime/board.rs, indented …",
                 ),
             ]
         },
+        rust_runtime: || codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
     },
     Snapshots {
         language: Language::Finvara,
@@ -51,11 +54,12 @@ const LANGUAGES: &[Snapshots] = &[
                     "/* … templates/finvara/c/runtime.c … */\n",
                 ),
                 (
-                    finvara::backend::RUST_RUNTIME.trim_ascii_end().to_string(),
-                    "// … src/runtime/fin_board.rs …",
+                    codegen::inline_runtime(finvara::backend::RUST_RUNTIME),
+                    "// … mod icp_rt: src/lang/finvara/runtime/board.rs, indented …",
                 ),
             ]
         },
+        rust_runtime: || finvara::backend::RUST_RUNTIME.to_string(),
     },
     Snapshots {
         language: Language::Cheg,
@@ -67,11 +71,12 @@ const LANGUAGES: &[Snapshots] = &[
                     "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n",
                 ),
                 (
-                    cheg::backend::runtime(),
-                    "// … src/lang/cheg/runtime/{chess,engine,uci}.rs …",
+                    codegen::inline_runtime(&cheg::backend::runtime()),
+                    "// … mod icp_rt: src/lang/cheg/runtime/{chess,engine,uci}.rs, indented …",
                 ),
             ]
         },
+        rust_runtime: cheg::backend::runtime,
     },
 ];
 
@@ -161,11 +166,7 @@ fn crate_layout_of_every_example() {
                 .unwrap();
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
             assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-            assert!(
-                files[2]
-                    .contents
-                    .contains((lang.runtimes)()[1].0.trim_end())
-            );
+            assert!(files[2].contents.contains((lang.rust_runtime)().trim_end()));
             let shown: String = files[..2]
                 .iter()
                 .map(|f| {

@@ -10,6 +10,7 @@
 
 pub mod cargo;
 pub mod escape;
+pub mod layout;
 pub mod literal;
 
 use crate::GeneratedFile;
@@ -39,8 +40,45 @@ pub fn header(language: &str, source_name: &str) -> String {
 pub fn runtime_module(language: &str, runtime: &str) -> String {
     format!(
         "// Board runtime of icp2c {VERSION} ({language}). Do not edit.\n#![allow(dead_code)]\n{}\n",
-        runtime.trim_end()
+        without_tests(runtime).trim_end()
     )
+}
+
+/// `runtime` without its unit tests: a runtime source may end with
+/// `#[cfg(test)] mod tests { … }`, which icp2c's own `cargo test` runs and
+/// a generated program does not need.
+pub fn without_tests(runtime: &str) -> &str {
+    runtime
+        .find("\n#[cfg(test)]\nmod tests {")
+        .map_or(runtime, |at| &runtime[..at])
+}
+
+/// The runtime of a one-file Rust program: `mod icp_rt { … }` holding
+/// `runtime` ([`without_tests`]) indented by four spaces (empty lines stay empty), as rustfmt
+/// lays out a module, so that the generated file passes `rustfmt --check`
+/// (issue 14). The runtimes hold no string literal that spans lines, so
+/// indenting changes no value (the differential tests compare the output
+/// of every generated program with the interpreter's).
+pub fn inline_runtime(runtime: &str) -> String {
+    format!(
+        "mod {RUNTIME_MODULE} {{\n    #![allow(dead_code)]\n{}}}",
+        indent(without_tests(runtime).trim_end(), 1)
+    )
+}
+
+/// `text` with every non-empty line indented by `levels` × four spaces
+/// (rustfmt's indentation), for runtime sources nested in a module.
+pub fn indent(text: &str, levels: usize) -> String {
+    let pad = "    ".repeat(levels);
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    for line in text.lines() {
+        if !line.is_empty() {
+            out.push_str(&pad);
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The syntax of a rendered file, for [`render`]'s failure policy.

@@ -21,10 +21,10 @@ const UCI: &str = include_str!("runtime/uci.rs");
 /// … } pub mod uci { … }`.
 pub fn runtime() -> String {
     format!(
-        "pub mod chess {{\n{}\n}}\n\npub mod engine {{\n{}\n}}\n\npub mod uci {{\n{}\n}}\n",
-        CHESS.trim_end(),
-        ENGINE.trim_end(),
-        UCI.trim_end()
+        "pub mod chess {{\n{}}}\n\npub mod engine {{\n{}}}\n\npub mod uci {{\n{}}}\n",
+        codegen::indent(CHESS.trim_end(), 1),
+        codegen::indent(ENGINE.trim_end(), 1),
+        codegen::indent(UCI.trim_end(), 1)
     )
 }
 
@@ -76,7 +76,7 @@ struct ProgramView {
 pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> String {
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
-        inline_runtime: single_file.then(runtime),
+        inline_runtime: single_file.then(|| codegen::inline_runtime(&runtime())),
         entries: super::interp::entry_specs(program)
             .iter()
             .map(|e| {
@@ -235,7 +235,7 @@ fn body(op: &Op, line: u32) -> String {
             read(a)
         )),
         Op::Binary { op, dst, a, b } => next(format!(
-            "inv.binary(icp_e::Binary::{op:?}, {}, &{}, &{})?",
+            "inv.binop(icp_e::Binary::{op:?}, {}, &{}, &{})?",
             var(*dst),
             read(a),
             read(b)

@@ -134,7 +134,7 @@ impl engine::Endgame for Interpreter<'_> {
                 Step::Next
             }
             Op::Binary { op, dst, a, b } => {
-                inv.binary(*op, *dst, &read(inv, a), &read(inv, b))?;
+                inv.binop(*op, *dst, &read(inv, a), &read(inv, b))?;
                 Step::Next
             }
             Op::Exch(a, b) => {

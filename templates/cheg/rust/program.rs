@@ -5,10 +5,7 @@
 // its source line; the engine (chess, search, UCI) is the runtime below.
 {%- if let Some(runtime) = inline_runtime %}
 
-mod icp_rt {
-#![allow(dead_code)]
 {{ runtime }}
-}
 {%- else %}
 
 mod icp_rt;

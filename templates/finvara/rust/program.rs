@@ -2,19 +2,14 @@
 // {{ summary }}
 // Build: rustc --edition 2021 -O main.rs. Runtime errors exit with status 1.
 {% if inline_runtime %}
-mod icp_rt {
-#![allow(dead_code)]
 {{ runtime }}
-}
 {% else %}
 mod icp_rt;
 {% endif %}
 use std::io::Write;
 {% for a in arrays %}
 // path program of {{ a.comment }}
-static {{ a.name }}: [i32; {{ a.len }}] = [
 {{ a.body }}
-];
 {% endfor %}
 static ICP_KINDS: [icp_rt::Kind<'static>; {{ nkinds }}] = [
 {%- for k in kinds %}
@@ -23,9 +18,7 @@ static ICP_KINDS: [icp_rt::Kind<'static>; {{ nkinds }}] = [
 ];
 
 // {{ width }} columns x {{ height }} rows, row a (1) first
-static ICP_CELLS: [i32; {{ ncells }}] = [
 {{ cells }}
-];
 
 /// Runs the moves; Err holds the runtime error line.
 fn icp_run(
@@ -65,7 +58,9 @@ fn main() {
     let flushed = output.flush();
     let failure = match result {
         Err(line) => Some(line),
-        Ok(()) => flushed.err().map(|_| "error: cannot write standard output".to_string()),
+        Ok(()) => flushed
+            .err()
+            .map(|_| "error: cannot write standard output".to_string()),
     };
     if let Some(line) = failure {
         let _ = writeln!(std::io::stderr(), "{}", line);

@@ -236,11 +236,18 @@ fn from88(s: u8) -> u8 {
     ((s & 0x77) + (s & 7)) >> 1
 }
 
+/// A FEN counter field (halfmove clock, fullmove number): a non-negative
+/// integer, or the error naming it.
+fn fen_counter(text: &str, what: &str) -> Result<u32, String> {
+    text.parse::<u32>()
+        .map_err(|_| format!("bad FEN: {what} '{text}', expected a non-negative integer"))
+}
+
 /// The 0x88 square `s + step`, or `None` off the board. `s` is on the board
 /// and |step| ≤ 33, so the sum wraps into bit 0x80 when it leaves `0..128`.
 fn step88(s: u8, step: i16) -> Option<u8> {
     let t = s.wrapping_add(step as u8);
-    if t & 0x88 == 0 { Some(t) } else { None }
+    (t & 0x88 == 0).then_some(t)
 }
 
 /// For each public square, the squares reached by the given 0x88 steps
@@ -661,15 +668,11 @@ impl Position {
             pos.en_passant = Some(to88(square));
         }
         pos.halfmove = match fields.get(4) {
-            Some(text) => text.parse::<u32>().map_err(|_| {
-                format!("bad FEN: halfmove clock '{text}', expected a non-negative integer")
-            })?,
+            Some(text) => fen_counter(text, "halfmove clock")?,
             None => 0,
         };
         pos.fullmove = match fields.get(5) {
-            Some(text) => text.parse::<u32>().map_err(|_| {
-                format!("bad FEN: fullmove number '{text}', expected a non-negative integer")
-            })?,
+            Some(text) => fen_counter(text, "fullmove number")?,
             None => 1,
         };
         let them = pos.side.other();
@@ -989,9 +992,10 @@ impl Position {
             }
         }
         next.put(from, 0);
+        let promotes = kind == PAWN && (to >> 4 == 0 || to >> 4 == 7);
         let placed = match mv.promotion {
-            Some(promo) if kind == PAWN && (to >> 4 == 0 || to >> 4 == 7) => promo.code() | black,
-            None if kind == PAWN && (to >> 4 == 0 || to >> 4 == 7) => QUEEN | black,
+            Some(promo) if promotes => promo.code() | black,
+            None if promotes => QUEEN | black,
             _ => code,
         };
         next.put(to, placed);
@@ -1229,10 +1233,11 @@ impl Position {
                 } else {
                     r.target
                 };
-                match kind {
-                    KNIGHT => out.add_targets(sq, entry(&KNIGHT_ATTACKS, sq) & !own & allowed),
-                    _ => out.add_targets(sq, self.slide_targets(from, steps, own) & allowed),
-                }
+                let targets = match kind {
+                    KNIGHT => entry(&KNIGHT_ATTACKS, sq) & !own,
+                    _ => self.slide_targets(from, steps, own),
+                };
+                out.add_targets(sq, targets & allowed);
             }
         }
     }
@@ -1503,7 +1508,7 @@ impl Position {
             to,
             promotion,
         };
-        if self.is_legal(mv) { Some(mv) } else { None }
+        self.is_legal(mv).then_some(mv)
     }
 }
 

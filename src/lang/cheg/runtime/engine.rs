@@ -319,7 +319,7 @@ impl Node {
 
     /// `SIDE` of a square: 0 for files h–e, 1 for d–a.
     pub fn side_of(square: Square) -> i64 {
-        if square % 8 >= 4 { 0 } else { 1 }
+        i64::from(square % 8 < 4)
     }
 
     /// The piece a value specifies (§2 coercion; §11.3).
@@ -864,7 +864,8 @@ pub fn binary(node: &Node, op: Binary, a: &Value, b: &Value) -> Result<Value, Fa
                 Colour::White => 7,
                 Colour::Black => 0,
             };
-            let promotion = (piece.kind == Kind::Pawn && to / 8 == last).then_some(Kind::Queen);
+            let promotes = piece.kind == Kind::Pawn && to / 8 == last;
+            let promotion = promotes.then_some(Kind::Queen);
             Value::Move(MoveValue {
                 piece,
                 to,
@@ -1005,7 +1006,7 @@ pub fn remove_element(u: Value, i: &Value) -> Result<(Value, Value), Fault> {
 }
 
 /// `EXCHWE u1,u2,i`: (new u1, new u2).
-pub fn exchange_with_element(u1: Value, u2: Value, i: &Value) -> Result<(Value, Value), Fault> {
+pub fn exchange_element(u1: Value, u2: Value, i: &Value) -> Result<(Value, Value), Fault> {
     let mut items = set_owned(u2)?;
     let at = index(items.len(), integer(i)?, false)?;
     let old = std::mem::replace(&mut items[at], u1);
@@ -1131,6 +1132,9 @@ type Plan = Option<(usize, Value)>;
 /// The plans in force, per absolute colour (White, Black).
 type Plans = [Plan; 2];
 
+/// What consulting the program at a node gives (§6.1, §6.3).
+type Consulted = Result<Outcome, RuntimeError>;
+
 fn colour_index(c: Colour) -> usize {
     match c {
         Colour::White => 0,
@@ -1192,7 +1196,10 @@ impl Invocation<'_, '_> {
             Var::Lm => self.node.legal_moves(),
             Var::Pg => self.node.pawn_groups(),
             Var::Side => self.side.clone(),
-            Var::Piece { mover, kind, index } => self.node.piece_variable(mover, kind, index),
+            Var::Piece { mover, kind, index } => {
+                let node = &self.node;
+                node.piece_variable(mover, kind, index)
+            }
         }
     }
 
@@ -1226,9 +1233,9 @@ impl Invocation<'_, '_> {
     }
 
     /// `OP w,a,b` (§5.1).
-    pub fn binary(&mut self, op: Binary, dst: Var, a: &Value, b: &Value) -> Result<(), Fault> {
+    pub fn binop(&mut self, op: Binary, w: Var, a: &Value, b: &Value) -> Result<(), Fault> {
         let value = binary(&self.node, op, a, b)?;
-        self.write(dst, value);
+        self.write(w, value);
         Ok(())
     }
 
@@ -1275,7 +1282,7 @@ impl Invocation<'_, '_> {
 
     /// `EXCHWE u1,u2,i` (§11.9).
     pub fn exchwe(&mut self, u1: Var, u2: Var, i: &Value) -> Result<(), Fault> {
-        let (a, updated) = exchange_with_element(self.read(u1), self.read(u2), i)?;
+        let (a, updated) = exchange_element(self.read(u1), self.read(u2), i)?;
         self.write(u1, a);
         self.write(u2, updated);
         Ok(())
@@ -1353,9 +1360,8 @@ impl Invocation<'_, '_> {
         let mv = m.board_move();
         let child = self.node.position.play(mv);
         let plans = self.plans.clone();
-        let v = self
-            .search
-            .exact(&child, self.node.plies - 1, self.node.depth + 1, &plans)?;
+        let (plies, depth) = (self.node.plies - 1, self.node.depth + 1);
+        let v = self.search.exact(&child, plies, depth, &plans)?;
         Ok((mv, v.wrapping_neg()))
     }
 
@@ -1417,10 +1423,10 @@ impl Invocation<'_, '_> {
     }
 
     /// `PLAN t,s,v` (§6.4).
-    pub fn plan(&mut self, tag: usize, set_value: &Value, value: Value) -> Result<(), Error> {
+    pub fn plan(&mut self, tag: usize, set: &Value, value: Value) -> Result<(), Error> {
         let me = colour_index(self.node.mover());
         self.plans[me] = Some((tag, value));
-        let moves = self.moves_of(set_value, None, Ordering::AsGiven)?;
+        let moves = self.moves_of(set, None, Ordering::AsGiven)?;
         self.try_moves(&moves)
     }
 
@@ -1647,7 +1653,7 @@ impl Search<'_> {
 
     /// Consults the program at a node with a legal move (§6.1): from the
     /// plan of the side to move, or the first matching `ENTRY`.
-    fn consult(&mut self, node: Node, root: bool, plans: &Plans) -> Result<Outcome, RuntimeError> {
+    fn consult(&mut self, node: Node, root: bool, plans: &Plans) -> Consulted {
         let Some(program) = self.program else {
             return Ok(Outcome::Leave);
         };

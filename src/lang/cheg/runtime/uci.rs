@@ -34,6 +34,11 @@ pub const DEFAULT_DEPTH: u32 = 4;
 /// Deepest `--perft`/`go perft` accepted.
 const MAX_PERFT: u32 = 64;
 
+/// The error for a perft depth out of range: `what` and the range.
+fn perft_range(what: &str) -> String {
+    format!("{what}: expected 0 to {MAX_PERFT}")
+}
+
 /// The usage line printed with command-line errors.
 const USAGE: &str =
     "usage: ENGINE [--fen FEN [--depth N] [--no-endgame] [--perft N]]  (no arguments: UCI)";
@@ -125,8 +130,9 @@ fn parse_args(args: &[String]) -> Result<Query, String> {
                         }
                     }
                     _ => {
-                        let n = parse_number(value, 0, MAX_PERFT)
-                            .ok_or_else(|| format!("--perft {value}: expected 0 to {MAX_PERFT}"))?;
+                        let Some(n) = parse_number(value, 0, MAX_PERFT) else {
+                            return Err(perft_range(&format!("--perft {value}")));
+                        };
                         if perft.replace(n).is_some() {
                             return Err("--perft given twice".to_string());
                         }
@@ -322,8 +328,8 @@ fn set_option(session: &mut Session, words: &[&str]) -> Result<(), String> {
         return Err("expected 'setoption name Depth|Endgame value VALUE'".to_string());
     };
     if name.eq_ignore_ascii_case("depth") {
-        session.depth =
-            parse_number(value, 1, 20).ok_or_else(|| format!("Depth {value}: expected 1 to 20"))?;
+        let depth = parse_number(value, 1, 20);
+        session.depth = depth.ok_or_else(|| format!("Depth {value}: expected 1 to 20"))?;
         Ok(())
     } else if name.eq_ignore_ascii_case("endgame") {
         session.endgame = if value.eq_ignore_ascii_case("true") {
@@ -385,10 +391,8 @@ fn go(
             "perft" => {
                 let value = words.get(i).copied().unwrap_or("");
                 i += 1;
-                perft = Some(
-                    parse_number(value, 0, MAX_PERFT)
-                        .ok_or_else(|| format!("go perft '{value}': expected 0 to {MAX_PERFT}"))?,
-                );
+                let n = parse_number(value, 0, MAX_PERFT);
+                perft = Some(n.ok_or_else(|| perft_range(&format!("go perft '{value}'")))?);
             }
             _ => {} // other go parameters are accepted and ignored (§7.4)
         }

@@ -9,6 +9,7 @@
 
 use super::ir::{Action, Program, Value};
 use crate::codegen::escape::comment;
+use crate::codegen::layout;
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
 use crate::lang::finvara::runtime::board as fin_board;
@@ -73,10 +74,10 @@ struct CProgram<'a> {
 
 #[derive(Template)]
 #[template(path = "finvara/rust/program.rs", escape = "none")]
-struct RustProgram<'a> {
+struct RustProgram {
     header: String,
     summary: String,
-    runtime: &'a str,
+    runtime: String,
     inline_runtime: bool,
     arrays: Vec<DataArray>,
     kinds: Vec<String>,
@@ -84,7 +85,6 @@ struct RustProgram<'a> {
     width: usize,
     height: usize,
     cells: String,
-    ncells: usize,
     cases: Vec<Case>,
     input: &'static str,
     output: &'static str,
@@ -121,6 +121,12 @@ fn move_comment(program: &Program, i: usize) -> String {
 }
 
 /// The path programs, per kind and colour, named with `prefix`.
+/// The path-program data of every kind, white then black, in the order of
+/// [`code_arrays`].
+fn code_values(program: &Program) -> impl Iterator<Item = &Vec<i32>> {
+    program.kinds.iter().flat_map(|kind| kind.code.iter())
+}
+
 fn code_arrays(program: &Program, upper: bool) -> Vec<DataArray> {
     let mut arrays = Vec::new();
     for (k, kind) in program.kinds.iter().enumerate() {
@@ -269,7 +275,18 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
 /// Generated Rust: one `main.rs` with the runtime inlined (`single_file`),
 /// or the `src/main.rs` of a crate, which declares `mod icp_rt;`.
 pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> String {
-    let arrays = code_arrays(program, true);
+    let mut arrays = code_arrays(program, true);
+    for (a, values) in arrays.iter_mut().zip(code_values(program)) {
+        let items: Vec<String> = values.iter().map(i32::to_string).collect();
+        a.body = layout::static_array(&a.name, &format!("[i32; {}]", a.len), &items).join("\n");
+    }
+    let cell_items: Vec<String> = program.cells.iter().map(i32::to_string).collect();
+    let cells = layout::static_array(
+        "ICP_CELLS",
+        &format!("[i32; {}]", program.cells.len()),
+        &cell_items,
+    )
+    .join("\n");
     let kinds = program
         .kinds
         .iter()
@@ -278,7 +295,7 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
             let (value, value_of) = kind.runtime_value();
             let value = literal::rust_i64(value);
             format!(
-                "icp_rt::Kind {{ value: {value}, value_of: {value_of}, royal: {}, code: [&ICP_CODE_{k}_W, &ICP_CODE_{k}_B] }}, // {}",
+                "icp_rt::Kind {{\n        value: {value},\n        value_of: {value_of},\n        royal: {},\n        code: [&ICP_CODE_{k}_W, &ICP_CODE_{k}_B],\n    }}, // {}",
                 kind.royal(),
                 kind.symbol
             )
@@ -295,10 +312,16 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
             args,
             skip_to,
             next,
-        } => vec![format!(
-            "if !game.step({turn}, {colour}, [{}], input, output)? && game.skip() {{ {skip_to} }} else {{ {next} }}",
-            args.join(", ")
-        )],
+        } => vec![
+            format!(
+                "if !game.step({turn}, {colour}, [{}], input, output)? && game.skip() {{",
+                args.join(", ")
+            ),
+            format!("    {skip_to}"),
+            "} else {".to_string(),
+            format!("    {next}"),
+            "}".to_string(),
+        ],
         MoveOp::Place {
             colour,
             kind,
@@ -312,15 +335,14 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
     let view = RustProgram {
         header: codegen::header(NAME, file_name),
         summary: summary(program),
-        runtime: RUST_RUNTIME.trim_end(),
+        runtime: codegen::inline_runtime(RUST_RUNTIME),
         inline_runtime: single_file,
         nkinds: kinds.len(),
         arrays,
         kinds,
         width: program.width,
         height: program.height,
-        cells: number_lines(&program.cells, "    "),
-        ncells: program.cells.len(),
+        cells,
         cases,
         input: if has_steps { "input" } else { "_input" },
         output: if has_steps { "output" } else { "_output" },

@@ -106,7 +106,10 @@ pub fn piece(kind: i32, colour: i32) -> i32 {
 
 /// "W" or "B".
 pub fn colour_name(colour: usize) -> &'static str {
-    if colour == 0 { "W" } else { "B" }
+    match colour {
+        0 => "W",
+        _ => "B",
+    }
 }
 
 /// The runtime error line of §6: `error: turn T C: cause`. A write

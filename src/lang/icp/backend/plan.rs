@@ -119,6 +119,12 @@ impl Spelling {
     /// for the target; `None` for the commands that are not board
     /// operations (nothing, text, count).
     pub fn board_call(&self, command: &Command) -> Option<(&'static str, String)> {
+        self.board_call_args(command)
+            .map(|(function, args)| (function, args.join(", ")))
+    }
+
+    /// [`Spelling::board_call`] with the arguments one by one.
+    pub fn board_call_args(&self, command: &Command) -> Option<(&'static str, Vec<String>)> {
         let (function, args) = match command {
             Command::Place {
                 name,
@@ -150,7 +156,7 @@ impl Spelling {
             ),
             Command::Nothing | Command::Text(_) | Command::Count(_) => return None,
         };
-        Some((function, args.join(", ")))
+        Some((function, args))
     }
 }
 

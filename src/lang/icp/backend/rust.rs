@@ -3,8 +3,9 @@
 //! icp2c for `icp2c run`, embedded verbatim. Statements are the arms of a
 //! `match` on the current label inside a `loop`.
 
-use super::plan::{CaseView, Jump, Spelling, StepPlan, has_input_jumps, max_inputs, plan};
+use super::plan::{Jump, Spelling, StepPlan, max_inputs, plan};
 use crate::codegen::escape::{comment, rust_string};
+use crate::codegen::layout::{arm, call, pad};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
 use crate::lang::icp::ir::{Command, Program};
@@ -22,49 +23,44 @@ struct ProgramView {
     header: String,
     /// `Some(text)`: the runtime inlined as `mod icp_rt { … }` (single
     /// file); `None`: `mod icp_rt;` (crate).
-    inline_runtime: Option<&'static str>,
+    inline_runtime: Option<String>,
     name_count: usize,
     first_label: String,
     max_inputs: usize,
-    input_jumps: bool,
-    label_changes: bool,
-    /// Some statement places or moves pieces (the board must be `mut`).
-    board_mut: bool,
-    /// Some statement reads the board at all.
-    board_used: bool,
-    /// Some path runs off the end (else the loop never ends and nothing
-    /// may follow it).
-    halts: bool,
-    /// Some statement prints (text or count).
-    writes_output: bool,
-    /// The statements, when the program has at most [`CHUNK`] of them;
-    /// else empty.
-    cases: Vec<CaseView>,
-    /// The statements cut into functions of [`CHUNK`], for a larger
-    /// program; else empty.
+    /// The statements in functions of at most [`CHUNK`]; empty for a
+    /// program with no statement.
     chunks: Vec<ChunkView>,
+    /// `icp_run`'s choice of function by label, laid out (one call for a
+    /// program of one function).
+    dispatch: Vec<String>,
     chunk_size: usize,
 }
 
-/// Statements per function in the generated Rust of a large program. One
-/// `match` of 10,000 arms in one function made `rustc -O` superlinear
-/// (286 s and 4.3 GB); functions of this many statements keep it linear.
-/// A program of at most this many statements is one `match`, as before.
+/// Statements per function of the generated Rust. One `match` of 10,000
+/// arms in one function made `rustc -O` superlinear (286 s and 4.3 GB);
+/// functions of this many statements keep it linear. A program of at most
+/// this many statements is one function.
 pub const CHUNK: usize = 256;
 
-/// One function of a large program's statements.
+/// One function of the program's statements.
 struct ChunkView {
     index: usize,
     /// First and last labels of its statements (Rust literals).
     first: String,
     last: String,
-    /// The first label of the next function, if any: the dispatcher sends
-    /// every label below it (and not below this one's first) here.
-    next: Option<String>,
-    /// A Rust condition on `icp_label`: the label belongs to this function's
-    /// range, so a missing one is the §5 "no such label" error here.
-    owns: String,
-    cases: Vec<CaseView>,
+    /// More than one function: this one is not inlined into `icp_run`.
+    separate: bool,
+    cases: Vec<RustCase>,
+    /// The arms after the statements' (a label not here), laid out.
+    rest: Vec<String>,
+}
+
+/// One statement as a `match` arm.
+struct RustCase {
+    label: String,
+    comment: String,
+    /// The arm's body, laid out as rustfmt would (indented).
+    body: Vec<String>,
 }
 
 /// Generates one self-contained Rust file (runtime inlined) that
@@ -79,74 +75,78 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
     render(program, source_name, single_file.then_some(RUNTIME))
 }
 
+/// The indentation level of an arm's body: fn, loop, match, arm.
+const BODY: usize = 4;
+
+/// The arguments every statement function takes, as `icp_run` passes them.
+const STATE: &str = "&mut icp_board, icp_in, icp_out, &mut icp_v, &mut icp_at";
+
 fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static str>) -> String {
     let plans = plan(program);
-    let jumps = || plans.iter().flat_map(|p| [p.on_success, p.on_failure]);
-    let label_changes = jumps().any(|j| j != Jump::Halt);
-    let halts = jumps().any(|j| j == Jump::Halt);
-    let board_mut = program
-        .statements
+    let parts: Vec<&[StepPlan<'_>]> = plans.chunks(CHUNK).collect();
+    let firsts: Vec<i64> = parts
         .iter()
-        .any(|s| super::plan::can_fail(&s.command));
-    let board_used = board_mut
-        || program
-            .statements
-            .iter()
-            .any(|s| matches!(s.command, Command::Count(_)));
-    let all: Vec<CaseView> = plans.iter().map(case).collect();
-    let (cases, chunks) = if all.len() <= CHUNK {
-        (all, Vec::new())
-    } else {
-        let firsts: Vec<i64> = plans
-            .chunks(CHUNK)
-            .map(|part| part.first().map_or(0, |p| p.statement.label))
-            .collect();
-        let mut chunks = Vec::new();
-        let mut rest = all.into_iter();
-        for (index, part) in plans.chunks(CHUNK).enumerate() {
-            let next = firsts.get(index + 1).copied();
-            let low = if index == 0 {
-                None
-            } else {
-                firsts.get(index).copied()
-            };
-            let owns = match (low, next) {
-                (None, Some(n)) => format!("icp_label < {}", S.int(n)),
-                (Some(l), Some(n)) => format!("({}..{}).contains(&icp_label)", S.int(l), S.int(n)),
-                (Some(l), None) => format!("icp_label >= {}", S.int(l)),
-                (None, None) => "true".to_string(),
-            };
-            chunks.push(ChunkView {
-                index,
-                first: S.int(part.first().map_or(0, |p| p.statement.label)),
-                last: S.int(part.last().map_or(0, |p| p.statement.label)),
-                next: next.map(|n| S.int(n)),
-                owns,
-                cases: rest.by_ref().take(part.len()).collect(),
-            });
+        .map(|part| part.first().map_or(0, |p| p.statement.label))
+        .collect();
+    let separate = parts.len() > 1;
+    let mut chunks = Vec::new();
+    let mut dispatch = Vec::new();
+    for (index, part) in parts.iter().enumerate() {
+        let next = firsts.get(index + 1).copied();
+        let low = (index > 0).then(|| firsts[index]);
+        // A label in this function's range but on no statement is the §5
+        // "no such label" error, reported at the `*` jump that read it.
+        let owns = match (low, next) {
+            (None, Some(n)) => Some(format!("icp_l < {}", S.int(n))),
+            (Some(l), Some(n)) => Some(format!("({}..{}).contains(&icp_l)", S.int(l), S.int(n))),
+            (Some(l), None) => Some(format!("icp_l >= {}", S.int(l))),
+            (None, None) => None,
+        };
+        let missing = [
+            "let icp_wanted = std::mem::replace(icp_label, *icp_from);",
+            "return Err(icp_rt::Fault::NoSuchLabel(icp_wanted));",
+        ];
+        let arm_pad = pad(BODY - 1);
+        let mut rest = match &owns {
+            Some(owns) => vec![format!("{arm_pad}icp_l if {owns} => {{")],
+            None => vec![format!("{arm_pad}_ => {{")],
+        };
+        rest.extend(missing.iter().map(|l| format!("{}{l}", pad(BODY))));
+        rest.push(format!("{arm_pad}}}"));
+        if owns.is_some() {
+            rest.push(format!("{arm_pad}_ => return Ok(false),"));
         }
-        (Vec::new(), chunks)
-    };
+        let call = format!("icp_chunk_{index}({STATE})");
+        if separate {
+            match next {
+                Some(n) => {
+                    dispatch.extend(arm(3, &format!("icp_l if icp_l < {}", S.int(n)), &call))
+                }
+                None => dispatch.extend(arm(3, "_", &call)),
+            }
+        } else {
+            dispatch.push(format!("let icp_halted = {call};"));
+        }
+        chunks.push(ChunkView {
+            index,
+            first: S.int(firsts[index]),
+            last: S.int(part.last().map_or(0, |p| p.statement.label)),
+            separate,
+            cases: part.iter().map(case).collect(),
+            rest,
+        });
+    }
     let view = ProgramView {
         header: codegen::header(NAME, source_name),
-        inline_runtime,
+        inline_runtime: inline_runtime.map(codegen::inline_runtime),
         name_count: program.names.len(),
         first_label: program
             .statements
             .first()
             .map_or("0".into(), |s| S.int(s.label)),
         max_inputs: max_inputs(program),
-        input_jumps: has_input_jumps(program),
-        label_changes,
-        board_mut,
-        board_used,
-        halts,
-        writes_output: program
-            .statements
-            .iter()
-            .any(|s| matches!(s.command, Command::Text(_) | Command::Count(_))),
-        cases,
         chunks,
+        dispatch,
         chunk_size: CHUNK,
     };
     codegen::render(&view, Syntax::Rust)
@@ -172,56 +172,106 @@ const S: Spelling = Spelling {
     },
 };
 
-fn jump(j: Jump, label: &str) -> String {
+/// The lines that send control on after a statement labelled `label`, at
+/// `level` (§5): the next label, the end of the program, or a label read
+/// by a `*` (an error if input ended before it, §6).
+fn jump(j: Jump, label: &str, level: usize) -> Vec<String> {
+    let at = pad(level);
     match j {
-        Jump::Label(l) => format!("icp_label = {};", S.int(l)),
-        Jump::Halt => "break;".to_string(),
+        Jump::Label(l) => vec![format!("{at}*icp_label = {};", S.int(l))],
+        Jump::Halt => vec![format!("{at}return Ok(true);")],
         Jump::Input { slot, check_eof } => {
-            let check = if check_eof {
-                format!(
-                    "if icp_n <= {slot} {{ return Err(({label}, icp_rt::Fault::EndOfInputInTarget)); }} "
-                )
-            } else {
-                String::new()
-            };
-            format!("{check}icp_from = {label}; icp_label = icp_v[{slot}];")
+            let mut lines = Vec::new();
+            if check_eof {
+                lines.push(format!("{at}if icp_n <= {slot} {{"));
+                lines.push(format!(
+                    "{}return Err(icp_rt::Fault::EndOfInputInTarget);",
+                    pad(level + 1)
+                ));
+                lines.push(format!("{at}}}"));
+            }
+            lines.push(format!("{at}*icp_from = {label};"));
+            lines.push(format!("{at}*icp_label = icp_v[{slot}];"));
+            lines
         }
     }
 }
 
-fn case(p: &StepPlan<'_>) -> CaseView {
+/// A statement's arm body (§4–§6): read its `*`s, print (when every `*`
+/// was read), perform its command, jump on its outcome.
+fn case(p: &StepPlan<'_>) -> RustCase {
     let s = p.statement;
     let label = S.int(s.label);
-    let fail = format!(".map_err(|f| ({label}, f))?");
-    let mut writes = Vec::new();
-    let call = S
-        .board_call(&s.command)
-        .map(|(function, args)| format!("icp_board.{function}({args}){fail}"));
-    match &s.command {
-        Command::Text(text) => {
-            writes.push(format!(
-                "icp_rt::write_text(icp_out, \"{}\"){fail};",
-                rust_string(&format!("{text}\n"))
-            ));
-        }
-        Command::Count(name) => {
-            writes.push(format!(
-                "icp_rt::write_count(icp_out, icp_board.count({name})){fail};"
-            ));
-        }
-        _ => {}
+    let inputs = s.inputs;
+    let mut body = Vec::new();
+    let at = pad(BODY);
+    if inputs > 0 {
+        body.push(format!(
+            "{at}let icp_n = icp_in.read_into(&mut icp_v[..{inputs}])?;"
+        ));
     }
-    let guarded = S.guard(s.inputs, call.as_deref(), writes);
-    CaseView {
-        sets_current: s.inputs > 0 || call.is_some(),
-        reads: (s.inputs > 0).then_some(s.inputs),
-        writes: guarded.writes,
-        test: guarded.test,
-        effect: guarded.effect,
-        branches: p.branches,
-        on_success: jump(p.on_success, &label),
-        on_failure: jump(p.on_failure, &label),
-        comment: comment(&s.text),
+    // §6: at end of input the command is not performed, so a count whose
+    // `*` jump target found nothing prints nothing.
+    let write = match &s.command {
+        Command::Text(text) => Some((
+            "icp_rt::write_text",
+            vec![
+                "icp_out".to_string(),
+                format!("\"{}\"", rust_string(&format!("{text}\n"))),
+            ],
+        )),
+        Command::Count(name) => Some((
+            "icp_rt::write_count",
+            vec!["icp_out".to_string(), format!("icp_board.count({name})")],
+        )),
+        _ => None,
+    };
+    if let Some((function, args)) = write {
+        if inputs > 0 {
+            body.push(format!("{at}if icp_n == {inputs} {{"));
+            body.extend(call(BODY + 1, function, &args, "?;"));
+            body.push(format!("{at}}}"));
+        } else {
+            body.extend(call(BODY, function, &args, "?;"));
+        }
+    }
+    let board = S
+        .board_call_args(&s.command)
+        .map(|(function, args)| (format!("icp_board.{function}"), args));
+    let success = jump(p.on_success, &label, BODY + 1);
+    let failure = jump(p.on_failure, &label, BODY + 1);
+    if p.branches {
+        match (&board, inputs > 0) {
+            (Some((function, args)), guarded) => {
+                if guarded {
+                    body.push(format!("{at}if icp_n < {inputs} {{"));
+                    body.extend(failure.iter().cloned());
+                    body.extend(call(BODY, &format!("}} else if {function}"), args, "? {"));
+                } else {
+                    body.extend(call(BODY, &format!("if {function}"), args, "? {"));
+                }
+            }
+            (None, _) => body.push(format!("{at}if icp_n == {inputs} {{")),
+        }
+        body.extend(success);
+        body.push(format!("{at}}} else {{"));
+        body.extend(failure);
+        body.push(format!("{at}}}"));
+    } else {
+        if let Some((function, args)) = &board {
+            if inputs > 0 {
+                body.push(format!("{at}if icp_n == {inputs} {{"));
+                body.extend(call(BODY + 1, function, args, "?;"));
+                body.push(format!("{at}}}"));
+            } else {
+                body.extend(call(BODY, function, args, "?;"));
+            }
+        }
+        body.extend(jump(p.on_success, &label, BODY));
+    }
+    RustCase {
         label,
+        comment: comment(&s.text),
+        body,
     }
 }

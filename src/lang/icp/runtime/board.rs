@@ -952,12 +952,13 @@ impl Board {
             tc,
             mover: slot,
         };
+        let straight = adr == 0 || adc == 0;
         let fits = match p.kind {
             Kind::King => adr <= 1 && adc <= 1,
             Kind::Knight => (adr == 1 && adc == 2) || (adr == 2 && adc == 1),
-            Kind::Rook => (adr == 0 || adc == 0) && self.clear_between(&ov, dr, dc),
+            Kind::Rook => straight && self.clear_between(&ov, dr, dc),
             Kind::Bishop => adr == adc && self.clear_between(&ov, dr, dc),
-            Kind::Queen => (adr == 0 || adc == 0 || adr == adc) && self.clear_between(&ov, dr, dc),
+            Kind::Queen => (straight || adr == adc) && self.clear_between(&ov, dr, dc),
             Kind::Pawn => {
                 let forward = match p.colour {
                     Colour::White => 1,
@@ -1201,15 +1202,16 @@ impl Board {
             return false;
         }
         let rays = self.slider_rays(kr, kc, enemy, orthogonal, diagonal);
+        let king = (kr, kc);
         for (i, &dir) in ORTHOGONAL.iter().enumerate() {
-            if rays & (1 << i) != 0 && self.slider_on_ray((kr, kc), dir, enemy, Kind::Rook, ov) {
+            let asked = rays & (1 << i) != 0;
+            if asked && self.slider_on_ray(king, dir, enemy, Kind::Rook, ov) {
                 return true;
             }
         }
         for (i, &dir) in DIAGONAL.iter().enumerate() {
-            if rays & (1 << (4 + i)) != 0
-                && self.slider_on_ray((kr, kc), dir, enemy, Kind::Bishop, ov)
-            {
+            let asked = rays & (0x10 << i) != 0;
+            if asked && self.slider_on_ray(king, dir, enemy, Kind::Bishop, ov) {
                 return true;
             }
         }
@@ -1223,10 +1225,10 @@ impl Board {
     /// piece of a kind that could attack that way"); otherwise every ray of
     /// an attacking family. The ray query itself decides.
     #[inline]
-    fn slider_rays(&self, kr: i64, kc: i64, enemy: Colour, orthogonal: bool, diagonal: bool) -> u8 {
+    fn slider_rays(&self, kr: i64, kc: i64, enemy: Colour, ortho: bool, diag: bool) -> u8 {
         let sliders = &self.sliders[enemy.index()];
         if sliders.len() > SLIDER_SCAN {
-            return if orthogonal { 0x0F } else { 0 } | if diagonal { 0xF0 } else { 0 };
+            return if ortho { 0x0F } else { 0 } | if diag { 0xF0 } else { 0 };
         }
         let mut rays = 0u8;
         for p in sliders.iter().filter_map(|&s| self.pieces.get(s as usize)) {
