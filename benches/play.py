@@ -134,6 +134,8 @@ def main():
     ap.add_argument("--defender-depth", type=int, default=10,
                     help="Stockfish's search depth a move (default 10; a depth, not a time, so that runs repeat)")
     ap.add_argument("--seed", type=int, default=1973)
+    ap.add_argument("--program-only", action="store_true",
+                    help="play only with the endgame program, not again without it")
     a = ap.parse_args()
     ensure_tools()
     import chess
@@ -153,7 +155,7 @@ def main():
         for name, exe, piece in runs:
             kind = chess.QUEEN if piece == "Q" else chess.ROOK
             fens = start_positions(kind, a.games, a.seed)
-            for endgame in (True, False):
+            for endgame in ((True,) if a.program_only else (True, False)):
                 results = [play(exe, stockfish, fen, a.depth, endgame, a.max_moves, a.defender_depth)
                            for fen in fens]
                 mates = [m for r, m in results if r == "mate"]

@@ -64,7 +64,7 @@ const ANSWERS: &[(&str, &str, u32, &str)] = &[
         "krk",
         "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
         4,
-        "bestmove a1a5 score 20347",
+        "bestmove a1a5 score 20283",
     ),
     (
         "krk",
@@ -435,7 +435,7 @@ fn cli_runs_an_engine_and_refuses_what_does_not_fit() {
     let (status, out, err) = icp2c(&["run", "examples/krk.cheg", "--fen", fen], "");
     assert_eq!(
         (status, out.as_str(), err.as_str()),
-        (0, "bestmove a1a5 score 20347\n", "")
+        (0, "bestmove a1a5 score 20283\n", "")
     );
     // --lang cheg for a program on standard input.
     let source = std::fs::read_to_string(support::root().join("examples/krk.cheg")).unwrap();
