@@ -212,7 +212,7 @@ impl Program {
     ) -> Outcome {
         let options = RunOptions {
             max_steps,
-            args: Vec::new(),
+            ..RunOptions::default()
         };
         match self
             .inner
@@ -324,8 +324,8 @@ mod tests {
     fn languages_without_options_refuse_them() {
         let checked = check(Language::InfChessPro, "1. \"hi\"\n").unwrap();
         let options = RunOptions {
-            max_steps: None,
             args: vec!["--fen".into()],
+            ..RunOptions::default()
         };
         let mut out = Vec::new();
         let r = checked

@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::codegen::{Layout, Target as CodegenTarget, cargo::CRATE_MARKER};
 use icp2c::diagnostic::{self, Diagnostic};
 use icp2c::driver::{self, Language, Program};
-use icp2c::lang::{RunOptions, UsageError};
+use icp2c::lang::{Glyphs, RunOptions, UsageError};
 use icp2c::{GeneratedFile, Outcome, source};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -154,6 +154,29 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         input: Option<PathBuf>,
 
+        /// Trace the run on standard error, one line per step: InfChessPro
+        /// the statement, what it did (pieces moved, captured, placed,
+        /// counted, numbers read), whether it succeeded and where control
+        /// goes; Finvara the move, valid or not, a capture, both stacks'
+        /// tops; CHEG every consultation of the endgame program at the
+        /// root of the search. Example: icp2c run --trace examples/sum.icp <<< '3 4'
+        #[arg(long)]
+        trace: bool,
+
+        /// Draw the board on standard error: after every step with --trace,
+        /// else once when the run ends. InfChessPro draws a window around
+        /// the pieces, or lists them by name when they are far apart;
+        /// Finvara draws the grid with its holes and both stacks; CHEG
+        /// draws the position searched.
+        #[arg(long)]
+        board: bool,
+
+        /// How --trace and --board draw pieces: Unicode chess symbols,
+        /// letters (white upper case, black lower case), or auto (Unicode
+        /// when LC_ALL, LC_CTYPE or LANG names UTF-8).
+        #[arg(long, value_enum, default_value_t = GlyphsArg::Auto, value_name = "HOW")]
+        glyphs: GlyphsArg,
+
         /// CHEG: the position to search (FEN); without it the engine speaks
         /// UCI on standard input and output (CHEG §7.4).
         /// Example: --fen "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"
@@ -173,6 +196,41 @@ enum Command {
         #[arg(long, help_heading = "CHEG engine")]
         no_endgame: bool,
     },
+}
+
+/// `--glyphs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum GlyphsArg {
+    /// Unicode when the locale is UTF-8, else letters.
+    Auto,
+    /// Unicode chess symbols.
+    Unicode,
+    /// Letters.
+    Letters,
+}
+
+impl GlyphsArg {
+    /// The glyphs to draw with; `auto` reads the locale (the first of
+    /// LC_ALL, LC_CTYPE and LANG that is set and not empty).
+    fn resolve(self) -> Glyphs {
+        match self {
+            GlyphsArg::Unicode => Glyphs::Unicode,
+            GlyphsArg::Letters => Glyphs::Letters,
+            GlyphsArg::Auto => {
+                let locale = ["LC_ALL", "LC_CTYPE", "LANG"]
+                    .iter()
+                    .filter_map(|v| std::env::var(v).ok())
+                    .find(|v| !v.is_empty())
+                    .unwrap_or_default()
+                    .to_ascii_lowercase();
+                if locale.contains("utf-8") || locale.contains("utf8") {
+                    Glyphs::Unicode
+                } else {
+                    Glyphs::Letters
+                }
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -243,6 +301,9 @@ fn main() -> ExitCode {
             max_steps,
             lang,
             input,
+            trace,
+            board,
+            glyphs,
             fen,
             depth,
             perft,
@@ -262,7 +323,13 @@ fn main() -> ExitCode {
             run(
                 &file,
                 input.as_deref(),
-                RunOptions { max_steps, args },
+                RunOptions {
+                    max_steps,
+                    args,
+                    trace,
+                    board,
+                    glyphs: glyphs.resolve(),
+                },
                 lang,
             )
         }

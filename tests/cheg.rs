@@ -31,8 +31,8 @@ fn program(name: &str) -> Program {
 /// Runs the engine: (status, stdout, stderr).
 fn engine(program: &Program, args: &[&str], input: &str) -> (i32, String, String) {
     let options = RunOptions {
-        max_steps: None,
         args: args.iter().map(|s| s.to_string()).collect(),
+        ..RunOptions::default()
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let outcome = program

@@ -27,8 +27,8 @@ struct Case {
 
 fn interpret(program: &Program, args: &[String], input: &[u8]) -> Ran {
     let options = RunOptions {
-        max_steps: None,
         args: args.to_vec(),
+        ..RunOptions::default()
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let outcome = program

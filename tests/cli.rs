@@ -549,3 +549,55 @@ fn completions_and_man_page() {
         "the man page describes every language"
     );
 }
+
+/// `run --trace --board` (issue 14): the trace and the pictures go to
+/// standard error, the program's output is untouched, and `--glyphs
+/// auto` follows the locale.
+#[test]
+fn trace_and_board_go_to_standard_error() {
+    let prog = "1. k=K0,0\n2. r=R0,1\n3. r;5,0\n4. %r\n";
+    let run = |extra: &[&str], locale: &str| {
+        let mut args = vec!["run", "-", "--input", "/dev/null"];
+        args.extend_from_slice(extra);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_icp2c"));
+        cmd.args(&args)
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
+            .env("LANG", locale);
+        let out = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(prog.as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let plain = run(&[], "C");
+    assert_eq!(plain, (Some(0), "1\n".to_string(), String::new()));
+    let (status, stdout, trace) = run(&["--trace", "--board"], "C");
+    assert_eq!((status, stdout.as_str()), (Some(0), "1\n"));
+    assert!(
+        trace.contains("3. r;5,0  r R(0,1)->(5,1) ok -> 4"),
+        "{trace}"
+    );
+    assert!(trace.contains("4. %r  count r = 1 ok -> end"), "{trace}");
+    assert!(trace.contains("  5 | . R"), "{trace}");
+    let (_, _, unicode) = run(&["--board"], "en_GB.UTF-8");
+    assert!(unicode.contains("♖") && unicode.contains("♔"), "{unicode}");
+    assert!(
+        !unicode.contains("ok ->"),
+        "--board alone draws only: {unicode}"
+    );
+    let (_, _, letters) = run(&["--board", "--glyphs", "letters"], "en_GB.UTF-8");
+    assert!(
+        letters.contains(" R") && !letters.contains("♖"),
+        "{letters}"
+    );
+    let (_, _, forced) = run(&["--board", "--glyphs", "unicode"], "C");
+    assert!(forced.contains("♖"), "{forced}");
+}

@@ -117,7 +117,13 @@ fn interpret(case: &Case) -> (Vec<u8>, i32, Option<String>) {
     let checked = check_file(&case.path);
     let mut input = std::io::Cursor::new(case.input.clone());
     let mut output = Vec::new();
-    let outcome = finvara::interp::run(&checked.program, &mut input, &mut output, Some(10_000_000));
+    let outcome = finvara::interp::run(
+        &checked.program,
+        &mut input,
+        &mut output,
+        Some(10_000_000),
+        None,
+    );
     let err = match &outcome {
         Outcome::RuntimeError(line) => Some(line.clone()),
         _ => None,
@@ -179,7 +185,7 @@ fn step_limit_counts_moves() {
     let checked = check_file(&root().join("examples/countdown.fin"));
     let mut input = std::io::Cursor::new(b"1000\n".to_vec());
     let mut output = Vec::new();
-    let outcome = finvara::interp::run(&checked.program, &mut input, &mut output, Some(7));
+    let outcome = finvara::interp::run(&checked.program, &mut input, &mut output, Some(7), None);
     assert_eq!(outcome, Outcome::StepLimit(7));
     assert_eq!(output, b"1000\n");
     assert_eq!(outcome.exit_status(), 3);
@@ -453,7 +459,8 @@ fn no_panic_on_garbage_or_mutated_programs() {
         if let Ok(checked) = finvara::check(&source) {
             let mut input = std::io::Cursor::new(b"3 -2 x".to_vec());
             let mut output = Vec::new();
-            let _ = finvara::interp::run(&checked.program, &mut input, &mut output, Some(200));
+            let _ =
+                finvara::interp::run(&checked.program, &mut input, &mut output, Some(200), None);
         } else if let Err(errors) = finvara::check(&source) {
             assert!(!errors.is_empty());
             let _ = diagnostic::render("fuzz.fin", &source, &errors);

@@ -48,8 +48,8 @@ fn exercise(lang: Language, bytes: &[u8]) {
             // end, and the engine's command line on a bad query.
             check_spans(&text, &checked.warnings);
             let options = RunOptions {
-                max_steps: None,
                 args: vec!["--fen".into(), "8/8/8 w - -".into()],
+                ..RunOptions::default()
             };
             let mut out = Vec::new();
             let ran =

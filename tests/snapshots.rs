@@ -245,3 +245,74 @@ fn warnings_for_names_never_placed() {
     let text = diagnostic::render("w.icp", source, &checked.warnings);
     snapshot!(ICP, "warning__never_placed", source, text);
 }
+
+/// `icp2c run --trace --board` (issue 14): each language's trace and
+/// board pictures for an example, on the error stream; standard output is
+/// shown too, and must be what a plain run prints.
+#[test]
+fn trace_and_board_of_examples() {
+    use icp2c::lang::{Glyphs, RunOptions};
+    let runs: [(&Snapshots, &str, &str, Vec<String>, Glyphs); 4] = [
+        (ICP, "multiply", "2 3\n", vec![], Glyphs::Letters),
+        (ICP, "checkmate", "", vec![], Glyphs::Unicode),
+        (&LANGUAGES[1], "add", "40 2\n", vec![], Glyphs::Unicode),
+        (
+            &LANGUAGES[2],
+            "krk",
+            "",
+            vec!["--fen".into(), "8/8/8/4k3/8/8/8/R3K3 w - - 0 1".into()],
+            Glyphs::Letters,
+        ),
+    ];
+    for (lang, name, input, args, glyphs) in runs {
+        let path = support::root().join(format!("examples/{name}.{}", lang.ext()));
+        let source = std::fs::read_to_string(&path).unwrap();
+        let program = driver::check(lang.language, &source).unwrap().program;
+        let run = |trace: bool, board: bool| {
+            let options = RunOptions {
+                args: args.clone(),
+                trace,
+                board,
+                glyphs,
+                ..RunOptions::default()
+            };
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let outcome = program
+                .run_with(&mut input.as_bytes(), &mut out, &mut err, &options)
+                .unwrap();
+            (
+                outcome,
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(err).unwrap(),
+            )
+        };
+        let plain = run(false, false);
+        let watched = run(true, true);
+        assert_eq!(plain.0, watched.0, "{name}: the outcome is the same");
+        assert_eq!(plain.1, watched.1, "{name}: the output is the same");
+        assert!(watched.2.lines().count() > 3, "{name}: a trace");
+        let board_only = run(false, true);
+        assert_eq!(plain.1, board_only.1);
+        // A long trace is shown by its first and last lines.
+        let lines: Vec<&str> = watched.2.lines().collect();
+        let trace = if lines.len() > 200 {
+            format!(
+                "{}\n… {} lines …\n{}\n",
+                lines[..150].join("\n"),
+                lines.len() - 200,
+                lines[lines.len() - 50..].join("\n")
+            )
+        } else {
+            watched.2.clone()
+        };
+        snapshot!(
+            lang,
+            format!("trace__{name}"),
+            source,
+            format!(
+                "===== input\n{input}===== standard output\n{}===== standard error (--trace --board)\n{}===== standard error (--board)\n{}",
+                watched.1, trace, board_only.2
+            )
+        );
+    }
+}

@@ -39,6 +39,49 @@ pub struct RunOptions {
     /// language whose run takes more than input. A language with no
     /// options of its own refuses any ([`no_language_options`]).
     pub args: Vec<String>,
+    /// `--trace`: one line per step on the error stream, saying what it
+    /// did (the language says what a step is and what the line shows).
+    pub trace: bool,
+    /// `--board`: a picture of the board on the error stream, after every
+    /// step with [`RunOptions::trace`], else once when the run ends.
+    pub board: bool,
+    /// How traces and pictures draw pieces.
+    pub glyphs: Glyphs,
+}
+
+/// How `--trace` and `--board` draw a piece.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Glyphs {
+    /// Letters, white upper case and black lower case (`K`, `q`).
+    #[default]
+    Letters,
+    /// The Unicode chess symbols (`♔` white king … `♟` black pawn) for the
+    /// six chess kinds; other kinds keep their letters.
+    Unicode,
+}
+
+impl Glyphs {
+    /// The glyph of a piece of the chess kind `letter` (`k q r b n p`, any
+    /// case) and colour (`white`), or `None` for another letter.
+    pub fn chess(self, letter: char, white: bool) -> Option<char> {
+        let index = "kqrbnp".find(letter.to_ascii_lowercase())?;
+        Some(match self {
+            Glyphs::Letters if white => letter.to_ascii_uppercase(),
+            Glyphs::Letters => letter.to_ascii_lowercase(),
+            Glyphs::Unicode => {
+                let base = if white { 0x2654 } else { 0x265A };
+                char::from_u32(base + index as u32)?
+            }
+        })
+    }
+
+    /// The picture of an empty square.
+    pub fn empty(self) -> char {
+        match self {
+            Glyphs::Letters => '.',
+            Glyphs::Unicode => '·',
+        }
+    }
 }
 
 /// A usage error of [`Lang::run`]: options the language does not accept.

@@ -4,8 +4,10 @@
 //! the same functions generated code calls (§5, §6).
 
 use super::ir::{self, Literal, Op, Operand};
+use super::runtime::chess::{Position, display};
 use super::runtime::engine::{self, EntrySpec, Error, Invocation, Step, Then, Value};
 use super::runtime::uci;
+use std::cell::RefCell;
 use std::io::{BufRead, Write};
 
 /// The program as the engine sees it: the IR, its `ENTRY` lines in the
@@ -207,4 +209,87 @@ pub fn run(
 ) -> i32 {
     let interpreter = Interpreter::new(program);
     uci::main(args, &interpreter, input, output, errors)
+}
+
+/// [`run`] for `icp2c run --trace` and `--board` (issue 14), both on
+/// `errors`: with `trace`, every statement the program executes at the
+/// root of a search (DEPTH 1: the invocation that may choose the move, and
+/// the subroutines it calls) as `root LINE: TEXT`; with `board`, the
+/// position of a `--fen` query before its search, drawn as the UCI
+/// command `d` draws it (in UCI mode, `d` itself is the way).
+pub fn run_watched(
+    program: &ir::Program,
+    args: &[String],
+    input: &mut dyn BufRead,
+    output: &mut dyn Write,
+    errors: &mut dyn Write,
+    trace: bool,
+    board: bool,
+) -> i32 {
+    if board {
+        let fen = args
+            .iter()
+            .position(|a| a == "--fen")
+            .and_then(|i| args.get(i + 1));
+        if let Some(Ok(position)) = fen.map(|f| Position::from_fen(f)) {
+            let _ = write!(errors, "{}", display(&position));
+        }
+    }
+    let shared = RefCell::new(errors);
+    let traced = Traced {
+        inner: Interpreter::new(program),
+        out: &shared,
+        trace,
+    };
+    uci::main(args, &traced, input, output, &mut Shared(&shared))
+}
+
+/// The interpreter, reporting the statements it executes at the root.
+struct Traced<'a, 'w> {
+    inner: Interpreter<'a>,
+    out: &'a RefCell<&'w mut dyn Write>,
+    trace: bool,
+}
+
+/// A writer shared by the trace and the engine's own reports (`BREAK`,
+/// errors), so that both keep their order on one stream.
+struct Shared<'a, 'w>(&'a RefCell<&'w mut dyn Write>);
+
+impl Write for Shared<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.borrow_mut().flush()
+    }
+}
+
+impl engine::Endgame for Traced<'_, '_> {
+    fn entries(&self) -> &[EntrySpec] {
+        self.inner.entries()
+    }
+
+    fn line(&self, pc: usize) -> u32 {
+        self.inner.line(pc)
+    }
+
+    fn user_vars(&self) -> usize {
+        self.inner.user_vars()
+    }
+
+    fn step(&self, pc: usize, inv: &mut Invocation<'_, '_>) -> Result<Step, Error> {
+        if self.trace
+            && inv.read(engine::Var::Depth) == Value::Integer(1)
+            && let Some(statement) = self.inner.program.statements.get(pc)
+        {
+            let _ = writeln!(
+                self.out.borrow_mut(),
+                "root {}: {}",
+                statement.line,
+                statement.text.trim()
+            );
+        }
+        self.inner.step(pc, inv)
+    }
 }

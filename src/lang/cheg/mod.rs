@@ -62,7 +62,19 @@ impl Lang for Cheg {
                 "--max-steps is not for CHEG engines: a search is bounded by --depth (§7.3) and each invocation by 1,000,000 statements (§5.2)".into(),
             ));
         }
-        let status = interp::run(program, &options.args, input, output, errors);
+        let status = if options.trace || options.board {
+            interp::run_watched(
+                program,
+                &options.args,
+                input,
+                output,
+                errors,
+                options.trace,
+                options.board,
+            )
+        } else {
+            interp::run(program, &options.args, input, output, errors)
+        };
         Ok(match status {
             0 => Outcome::Halted,
             s => Outcome::Reported(u8::try_from(s).unwrap_or(1)),

@@ -3,20 +3,34 @@
 
 use super::ir::{Action, Program};
 use super::runtime::board::{self as fin_board, Game};
+use super::trace::Watch;
 use crate::Outcome;
 use std::io::{BufRead, Write};
 
 /// Runs `program`. `max_steps` bounds the number of moves executed
-/// (a skipped move is not executed).
+/// (a skipped move is not executed). With a `watch` (`icp2c run --trace
+/// --board`, [`super::trace`]) each move and the board are reported as it
+/// goes, standard output flushed before each report.
 pub fn run(
     program: &Program,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
     max_steps: Option<u64>,
+    mut watch: Option<&mut Watch<'_>>,
 ) -> Outcome {
     let kinds = runtime_kinds(program);
     let mut game = Game::new(&kinds, program.width, program.height, &program.cells);
-    let outcome = execute(program, &mut game, input, output, max_steps);
+    let outcome = execute(
+        program,
+        &mut game,
+        input,
+        output,
+        max_steps,
+        watch.as_deref_mut(),
+    );
+    if let Some(w) = watch {
+        w.end(&game);
+    }
     if output.flush().is_err() && outcome == Outcome::Halted {
         return Outcome::RuntimeError(format!("error: {}", fin_board::CANNOT_WRITE));
     }
@@ -47,6 +61,7 @@ fn execute(
     input: &mut dyn BufRead,
     output: &mut dyn Write,
     max_steps: Option<u64>,
+    mut watch: Option<&mut Watch<'_>>,
 ) -> Outcome {
     let mut pc = 0usize;
     let mut steps = 0u64;
@@ -77,10 +92,18 @@ fn execute(
                     to as i32,
                     promote.map_or(-1, |p| p as i32),
                 ];
+                let before = watch.as_ref().map(|_| game.board().to_vec());
                 match game.step(m.turn, m.colour.index(), mv, input, output) {
                     // §5.1: an invalid move skips the next one when both
                     // stacks' tops are non-zero.
-                    Ok(valid) => pc += if !valid && game.skip() { 2 } else { 1 },
+                    Ok(valid) => {
+                        let skips = !valid && game.skip();
+                        if let (Some(w), Some(before)) = (watch.as_deref_mut(), before) {
+                            let _ = output.flush();
+                            w.after(game, m, &before, valid, skips);
+                        }
+                        pc += if skips { 2 } else { 1 };
+                    }
                     Err(line) => return Outcome::RuntimeError(line),
                 }
             }
@@ -90,6 +113,9 @@ fn execute(
                 target,
             } => {
                 game.place(m.colour.index(), kind, square);
+                if let Some(w) = watch.as_deref_mut() {
+                    w.after(game, m, &[], true, false);
+                }
                 pc = target;
             }
         }

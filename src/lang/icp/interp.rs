@@ -4,6 +4,7 @@
 //! end (§4–§8).
 
 use super::ir::{Colour, Command, PieceKind, Program, Target, Value};
+use super::trace::Watch;
 use crate::Outcome;
 use crate::lang::icp::runtime::board::{self as rt, Board, Fault, Input};
 use std::io::{BufRead, BufWriter, Write};
@@ -14,15 +15,19 @@ const MAX_INPUTS: usize = 6;
 /// Runs `program` with `input` as standard input and `output` as standard
 /// output until it runs off the end (§5), hits a runtime error (§8), or has
 /// executed `max_steps` statements. Output written before an error stays
-/// written (it is flushed before returning).
+/// written (it is flushed before returning). With a `watch` (`icp2c run
+/// --trace --board`, [`super::trace`]) each statement and the board are
+/// reported as it goes, standard output flushed before each report so that
+/// both appear in order on one terminal.
 pub fn run(
     program: &Program,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
     max_steps: Option<u64>,
+    watch: Option<&mut Watch<'_>>,
 ) -> Outcome {
     let mut out = BufWriter::with_capacity(1 << 16, output);
-    let result = execute(program, &mut Input::new(input), &mut out, max_steps);
+    let result = execute(program, &mut Input::new(input), &mut out, max_steps, watch);
     let flushed = out.flush();
     match result {
         Ok(None) => match flushed {
@@ -64,8 +69,28 @@ fn execute<R: BufRead, W: Write>(
     input: &mut Input<R>,
     out: &mut W,
     max_steps: Option<u64>,
+    mut watch: Option<&mut Watch<'_>>,
 ) -> Result<Option<u64>, (i64, Fault)> {
     let mut board = Board::new(program.names.len());
+    // Two copies of the loop: the one without a watch has no trace code.
+    let result = match watch.as_deref_mut() {
+        None => steps::<R, W, false>(program, input, out, max_steps, &mut board, None),
+        Some(w) => steps::<R, W, true>(program, input, out, max_steps, &mut board, Some(w)),
+    };
+    if let Some(w) = watch {
+        w.end(&board);
+    }
+    result
+}
+
+fn steps<R: BufRead, W: Write, const WATCH: bool>(
+    program: &Program,
+    input: &mut Input<R>,
+    out: &mut W,
+    max_steps: Option<u64>,
+    board: &mut Board,
+    mut watch: Option<&mut Watch<'_>>,
+) -> Result<Option<u64>, (i64, Fault)> {
     let statements = &program.statements;
     let mut values = [0i64; MAX_INPUTS];
     let mut pc = 0usize;
@@ -86,6 +111,11 @@ fn execute<R: BufRead, W: Write>(
         let v = |x: Value| match x {
             Value::Lit(n) => n,
             Value::Input(k) => values[k],
+        };
+        let before = if WATCH {
+            watch.as_ref().map(|w| w.before(board, &s.command, &v))
+        } else {
+            None
         };
         // §6: end of input in any `*` means the command is not performed and fails.
         let ok = read == s.inputs
@@ -126,6 +156,16 @@ fn execute<R: BufRead, W: Write>(
                 }
             };
         let target = if ok { s.on_success } else { s.on_failure };
+        if WATCH && let (Some(w), Some(before)) = (watch.as_deref_mut(), before) {
+            let next = match target {
+                None => statements.get(pc + 1).map(|n| n.label),
+                Some(Target::Statement(i)) => Some(statements[i].label),
+                Some(Target::Input(k)) => (k < read).then(|| values[k]),
+            };
+            // The program's output so far comes before this line.
+            out.flush().map_err(|_| fail(Fault::WriteFailed))?;
+            w.after(board, s, before, &v, &values, read, ok, next);
+        }
         pc = match target {
             None => pc + 1,
             Some(Target::Statement(i)) => i,

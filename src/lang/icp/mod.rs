@@ -8,6 +8,7 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod syntax;
+pub mod trace;
 pub mod validate;
 
 /// IR → view model → `templates/icp/{c,rust}/program.*`.
@@ -56,11 +57,15 @@ impl Lang for InfChessPro {
         program: &ir::Program,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
-        _errors: &mut dyn Write,
+        errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
         no_language_options(Self::NAME, options)?;
-        Ok(interp::run(program, input, output, options.max_steps))
+        let (steps, mut watch) = (
+            options.max_steps,
+            trace::Watch::new(program, errors, options),
+        );
+        Ok(interp::run(program, input, output, steps, watch.as_mut()))
     }
 
     fn emit(

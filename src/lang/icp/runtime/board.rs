@@ -871,6 +871,29 @@ impl Board {
         self.lists.get(name as usize).map_or(0, |l| l.count)
     }
 
+    /// The squares of the live pieces called `name`, newest first (the
+    /// order §4.3 tries them in); empty for a name never placed. For
+    /// `icp2c run --trace`: costs one step per piece of the name.
+    pub fn squares_of(&self, name: Name) -> Vec<(i64, i64)> {
+        let mut squares = Vec::new();
+        let mut slot = self.head_of(name);
+        while let Some(p) = self.pieces.get(slot as usize) {
+            squares.push((p.row, p.col));
+            slot = p.next;
+        }
+        squares
+    }
+
+    /// Every live piece as (row, col, colour, kind, name), in no promised
+    /// order. For `icp2c run --board`: costs one step per piece slot.
+    pub fn pieces(&self) -> Vec<(i64, i64, Colour, Kind, Name)> {
+        self.pieces
+            .iter()
+            .filter(|p| p.live)
+            .map(|p| (p.row, p.col, p.colour, p.kind, p.name))
+            .collect()
+    }
+
     /// The piece on (row, col), if any: its colour, kind and name (§3).
     pub fn piece_at(&self, row: i64, col: i64) -> Option<(Colour, Kind, Name)> {
         let slot = self.squares.get(row, col)?;

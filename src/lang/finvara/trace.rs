@@ -1,0 +1,167 @@
+//! What `icp2c run --trace` and `--board` show of a Finvara run (issue
+//! 14), on the error stream:
+//!
+//! - `--trace`: one line per move executed (a move skipped by §5.1 is not
+//!   executed): its source text, then `valid` or `invalid` (with `, skips
+//!   the next move` when both stacks' tops are non-zero), the pieces it
+//!   took (`takes rB c3`), a piece lost in a hole (`falls into a hole`),
+//!   and both stacks' tops (`stacks W [3 4] B []`, bottom to top, the last
+//!   [`STACK_SHOWN`] numbers);
+//! - `--board`: the grid as the program draws it (§3: `+--+` rules, `##`
+//!   holes, a symbol and `W` or `B` for a piece; rows named by letters,
+//!   the highest on top; columns numbered below), then both stacks.
+//!
+//! Pieces keep the program's own symbols whatever `--glyphs` says: a
+//! Finvara kind is defined by the program (§2), and `r` may well not move
+//! like a rook, so a chess symbol would mislead.
+
+use super::ir::{Action, Move, Program, row_letters, square_name};
+use super::runtime::board::{EMPTY, Game, HOLE};
+use crate::lang::{Glyphs, RunOptions};
+use std::io::Write;
+
+/// How many numbers of each stack a line shows (its top ones).
+pub const STACK_SHOWN: usize = 8;
+
+/// Where and how to report.
+pub struct Watch<'a> {
+    /// The error stream.
+    pub out: &'a mut dyn Write,
+    /// The program (kind symbols, board size).
+    pub program: &'a Program,
+    /// `--trace`.
+    pub trace: bool,
+    /// `--board`.
+    pub board: bool,
+    /// How pieces are drawn (unused: see the module's note).
+    pub glyphs: Glyphs,
+}
+
+impl<'a> Watch<'a> {
+    /// The watch `options` ask for (`--trace`, `--board`), reporting to
+    /// `out`; `None` when they ask for neither.
+    pub fn new(program: &'a Program, out: &'a mut dyn Write, options: &RunOptions) -> Option<Self> {
+        (options.trace || options.board).then_some(Watch {
+            out,
+            program,
+            trace: options.trace,
+            board: options.board,
+            glyphs: options.glyphs,
+        })
+    }
+
+    /// A cell as two characters: `  `, `##`, or the piece.
+    fn cell(&self, value: i32) -> String {
+        match value {
+            HOLE => "##".to_string(),
+            EMPTY => "  ".to_string(),
+            v => {
+                let (kind, colour) = ((v - 1) / 2, (v - 1) % 2);
+                let symbol = self
+                    .program
+                    .kinds
+                    .get(kind as usize)
+                    .map_or('?', |k| k.symbol);
+                format!("{symbol}{}", if colour == 0 { 'W' } else { 'B' })
+            }
+        }
+    }
+
+    /// Reports a move executed: `before` is the board before it, `valid`
+    /// its outcome, `skips` whether an invalid move skips the next one.
+    pub fn after(&mut self, game: &Game<'_>, m: &Move, before: &[i32], valid: bool, skips: bool) {
+        if !self.trace {
+            return;
+        }
+        let mut parts = Vec::new();
+        let width = self.program.width;
+        match m.action {
+            Action::Step { from, .. } => {
+                parts.push(
+                    match (valid, skips) {
+                        (true, _) => "valid",
+                        (false, true) => "invalid, skips the next move (§5.1)",
+                        (false, false) => "invalid",
+                    }
+                    .to_string(),
+                );
+                let mover = before.get(from).copied().unwrap_or(EMPTY);
+                let now = game.board();
+                let taken: Vec<String> = before
+                    .iter()
+                    .zip(now)
+                    .enumerate()
+                    .filter(|&(sq, (&b, &a))| {
+                        sq != from && b > 0 && mover > 0 && (b - 1) % 2 != (mover - 1) % 2 && a != b
+                    })
+                    .map(|(sq, (&b, _))| {
+                        format!("{} {}", self.cell(b).trim_end(), square_name(sq, width))
+                    })
+                    .collect();
+                if !taken.is_empty() {
+                    parts.push(format!("takes {}", taken.join(", ")));
+                }
+                let count = |cells: &[i32]| cells.iter().filter(|&&c| c == mover).count();
+                if valid && mover > 0 && count(now) < count(before) {
+                    parts.push("falls into a hole (§4)".to_string());
+                }
+            }
+            Action::Place { square, .. } => {
+                let placed = game.board().get(square).copied().unwrap_or(EMPTY);
+                parts.push(format!(
+                    "places {} on {}",
+                    self.cell(placed).trim_end(),
+                    square_name(square, width)
+                ));
+            }
+        }
+        parts.push(format!("stacks {}", stacks(game)));
+        let _ = writeln!(self.out, "{}  {}", m.text.trim(), parts.join("; "));
+        if self.board {
+            self.picture(game);
+        }
+    }
+
+    /// The board at the end of the run (`--board` without `--trace`).
+    pub fn end(&mut self, game: &Game<'_>) {
+        if self.board && !self.trace {
+            self.picture(game);
+        }
+    }
+
+    fn picture(&mut self, game: &Game<'_>) {
+        let (width, height) = (self.program.width, self.program.height);
+        let cells = game.board();
+        let label = row_letters(height).len();
+        let rule = format!("{:label$} +{}", "", "--+".repeat(width));
+        let mut out = format!("{rule}\n");
+        for row in (0..height).rev() {
+            let line: String = (0..width)
+                .map(|col| {
+                    let value = cells.get(row * width + col).copied().unwrap_or(EMPTY);
+                    format!("{}|", self.cell(value))
+                })
+                .collect();
+            out.push_str(&format!(
+                "{:>label$} |{line}\n{rule}\n",
+                row_letters(row + 1)
+            ));
+        }
+        let numbers: String = (1..=width).map(|c| format!("{c:>3}")).collect();
+        out.push_str(&format!("{:label$} {numbers}\n", ""));
+        out.push_str(&format!("stacks {}\n", stacks(game)));
+        let _ = write!(self.out, "{out}");
+    }
+}
+
+/// Both stacks, bottom to top, their last [`STACK_SHOWN`] numbers.
+fn stacks(game: &Game<'_>) -> String {
+    let show = |colour: usize| {
+        let stack = game.stack(colour);
+        let skip = stack.len().saturating_sub(STACK_SHOWN);
+        let numbers: Vec<String> = stack[skip..].iter().map(i64::to_string).collect();
+        let more = if skip > 0 { "… " } else { "" };
+        format!("[{more}{}]", numbers.join(" "))
+    };
+    format!("W {} B {}", show(0), show(1))
+}

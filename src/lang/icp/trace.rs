@@ -1,0 +1,401 @@
+//! What `icp2c run --trace` and `--board` show of an InfChessPro run
+//! (issue 14), on the error stream:
+//!
+//! - `--trace`: one line per statement executed, its source line and what
+//!   it did: `5. x;0,1  x R(0,3)->(0,4) ok -> 6` (the piece's name, its
+//!   letter, where it came from and went, a capture as `takes y b`, then
+//!   `ok` or `, fails` (after the reason) and the label executed next, or
+//!   `end`);
+//! - `--board`: the pieces, drawn in a window around them (row numbers on
+//!   the left, the highest row on top) when they fit in
+//!   [`WINDOW_ROWS`] × [`WINDOW_COLS`] squares, else listed by name.
+//!
+//! Coordinates are (row, col) as in the program (§3); white moves towards
+//! higher rows. Only the interpreter traces: generated programs run as
+//! they always do.
+
+use super::ir::{Command, NameId, Program, Statement, Value};
+use crate::lang::icp::runtime::board::{Board, Colour, Kind};
+use crate::lang::{Glyphs, RunOptions};
+use std::io::Write;
+
+/// The most rows a board picture draws before it lists the pieces.
+pub const WINDOW_ROWS: u64 = 24;
+/// The most columns a board picture draws before it lists the pieces.
+pub const WINDOW_COLS: u64 = 48;
+
+/// Where and how to report.
+pub struct Watch<'a> {
+    /// The error stream.
+    pub out: &'a mut dyn Write,
+    /// The program's names, by [`NameId`].
+    pub names: &'a [String],
+    /// `--trace`.
+    pub trace: bool,
+    /// `--board`.
+    pub board: bool,
+    /// How pieces are drawn.
+    pub glyphs: Glyphs,
+}
+
+/// What a statement's line needs from the board before its command runs.
+pub struct Before {
+    /// Move by squares: the piece on the first square.
+    mover: Option<Piece>,
+    /// The squares of the name's pieces, newest first (moves by name).
+    candidates: Vec<(i64, i64)>,
+    /// The piece on each square a move could take (by squares, or by
+    /// name: one per candidate).
+    occupants: Vec<Option<Piece>>,
+}
+
+/// A piece as a picture shows it.
+#[derive(Clone, Copy)]
+struct Piece {
+    colour: Colour,
+    kind: Kind,
+    name: NameId,
+}
+
+fn piece_at(board: &Board, row: i64, col: i64) -> Option<Piece> {
+    board
+        .piece_at(row, col)
+        .map(|(colour, kind, name)| Piece { colour, kind, name })
+}
+
+fn letter(kind: Kind) -> char {
+    match kind {
+        Kind::King => 'k',
+        Kind::Queen => 'q',
+        Kind::Rook => 'r',
+        Kind::Bishop => 'b',
+        Kind::Knight => 'n',
+        Kind::Pawn => 'p',
+    }
+}
+
+impl<'a> Watch<'a> {
+    /// The watch `options` ask for (`--trace`, `--board`), reporting to
+    /// `out`; `None` when they ask for neither.
+    pub fn new(program: &'a Program, out: &'a mut dyn Write, options: &RunOptions) -> Option<Self> {
+        (options.trace || options.board).then_some(Watch {
+            out,
+            names: &program.names,
+            trace: options.trace,
+            board: options.board,
+            glyphs: options.glyphs,
+        })
+    }
+
+    fn glyph(&self, colour: Colour, kind: Kind) -> char {
+        self.glyphs
+            .chess(letter(kind), colour == Colour::White)
+            .unwrap_or('?')
+    }
+
+    fn name(&self, name: NameId) -> &str {
+        self.names.get(name as usize).map_or("?", String::as_str)
+    }
+
+    fn piece(&self, p: Piece) -> String {
+        format!("{} {}", self.name(p.name), self.glyph(p.colour, p.kind))
+    }
+
+    /// Looks at the board before `statement`'s command runs with the
+    /// operands `v` (only what its trace line needs).
+    pub fn before(&self, board: &Board, command: &Command, v: &dyn Fn(Value) -> i64) -> Before {
+        let mut before = Before {
+            mover: None,
+            candidates: Vec::new(),
+            occupants: Vec::new(),
+        };
+        if !self.trace {
+            return before;
+        }
+        match command {
+            Command::MoveSquares { r1, c1, r2, c2 } => {
+                before.mover = piece_at(board, v(*r1), v(*c1));
+                before.occupants.push(piece_at(board, v(*r2), v(*c2)));
+            }
+            Command::MoveNameTo { name, row, col } => {
+                before.candidates = board.squares_of(*name);
+                before.occupants.push(piece_at(board, v(*row), v(*col)));
+            }
+            Command::MoveNameBy { name, drow, dcol } => {
+                before.candidates = board.squares_of(*name);
+                before.occupants = before
+                    .candidates
+                    .iter()
+                    .map(|&(r, c)| {
+                        let target = r.checked_add(v(*drow)).zip(c.checked_add(v(*dcol)));
+                        target.and_then(|(tr, tc)| piece_at(board, tr, tc))
+                    })
+                    .collect();
+            }
+            _ => {}
+        }
+        before
+    }
+
+    /// Reports one executed statement: its trace line (with `--trace`)
+    /// and the board (with `--trace --board`). `read` numbers of the
+    /// statement's `inputs` were read into `values`; `ok` is its outcome
+    /// and `next` the label executed next (`None`: the program ends).
+    #[allow(clippy::too_many_arguments)]
+    pub fn after(
+        &mut self,
+        board: &Board,
+        statement: &Statement,
+        before: Before,
+        v: &dyn Fn(Value) -> i64,
+        values: &[i64],
+        read: usize,
+        ok: bool,
+        next: Option<i64>,
+    ) {
+        if !self.trace {
+            return;
+        }
+        let mut parts = Vec::new();
+        if read > 0 {
+            let numbers: Vec<String> = values[..read].iter().map(i64::to_string).collect();
+            parts.push(format!("read {}", numbers.join(" ")));
+        }
+        if read < statement.inputs {
+            parts.push("end of input: not performed (§6)".to_string());
+        } else {
+            parts.push(self.command(board, &statement.command, &before, v, ok));
+        }
+        let next = next.map_or("end".to_string(), |l| l.to_string());
+        let outcome = if ok { " ok" } else { ", fails" };
+        let _ = writeln!(
+            self.out,
+            "{}  {}{outcome} -> {next}",
+            statement.text.trim_end(),
+            parts.join("; ")
+        );
+        if self.board {
+            self.picture(board);
+        }
+    }
+
+    /// What a performed command did, without its outcome word.
+    fn command(
+        &self,
+        board: &Board,
+        command: &Command,
+        before: &Before,
+        v: &dyn Fn(Value) -> i64,
+        ok: bool,
+    ) -> String {
+        let square = |r: i64, c: i64| format!("({r},{c})");
+        let takes =
+            |p: Option<Piece>| p.map_or(String::new(), |p| format!(" takes {}", self.piece(p)));
+        match command {
+            Command::Place { name, row, col, .. } => {
+                let (r, c) = (v(*row), v(*col));
+                match piece_at(board, r, c).filter(|_| ok) {
+                    Some(p) => format!("places {}{}", self.piece(p), square(r, c)),
+                    None => format!(
+                        "places {} on {}: square taken",
+                        self.name(*name),
+                        square(r, c)
+                    ),
+                }
+            }
+            Command::MoveSquares { r1, c1, r2, c2 } => {
+                let path = format!("{}->{}", square(v(*r1), v(*c1)), square(v(*r2), v(*c2)));
+                match before.mover {
+                    None => format!("{path}: no piece there"),
+                    Some(p) if ok => {
+                        format!("{}{path}{}", self.piece(p), takes(before.occupants[0]))
+                    }
+                    Some(p) => format!("{}{path}: illegal", self.piece(p)),
+                }
+            }
+            Command::MoveNameTo { name, row, col } => {
+                let to = square(v(*row), v(*col));
+                match ok
+                    .then(|| moved(board, *name, &before.candidates))
+                    .flatten()
+                {
+                    Some((_, r, c)) => {
+                        let p = piece_at(board, v(*row), v(*col));
+                        let glyph = p.map_or('?', |p| self.glyph(p.colour, p.kind));
+                        format!(
+                            "{} {glyph}{}->{to}{}",
+                            self.name(*name),
+                            square(r, c),
+                            takes(before.occupants[0])
+                        )
+                    }
+                    None if before.candidates.is_empty() => {
+                        format!("{} ->{to}: no such piece", self.name(*name))
+                    }
+                    None => format!("{} ->{to}: no piece can move there", self.name(*name)),
+                }
+            }
+            Command::MoveNameBy { name, drow, dcol } => {
+                let by = format!("({},{})", v(*drow), v(*dcol));
+                match ok
+                    .then(|| moved(board, *name, &before.candidates))
+                    .flatten()
+                {
+                    Some((i, r, c)) => {
+                        let (tr, tc) = (r.wrapping_add(v(*drow)), c.wrapping_add(v(*dcol)));
+                        let p = piece_at(board, tr, tc);
+                        let glyph = p.map_or('?', |p| self.glyph(p.colour, p.kind));
+                        let taken = before.occupants.get(i).copied().flatten();
+                        format!(
+                            "{} {glyph}{}->{}{}",
+                            self.name(*name),
+                            square(r, c),
+                            square(tr, tc),
+                            takes(taken)
+                        )
+                    }
+                    None if before.candidates.is_empty() => {
+                        format!("{} by {by}: no such piece", self.name(*name))
+                    }
+                    None => format!("{} by {by}: no piece can move", self.name(*name)),
+                }
+            }
+            Command::Nothing => "nothing".to_string(),
+            Command::Text(text) => format!("prints {text:?}"),
+            Command::Count(name) => format!("count {} = {}", self.name(*name), board.count(*name)),
+        }
+    }
+
+    /// The board at the end of the run (`--board` without `--trace`).
+    pub fn end(&mut self, board: &Board) {
+        if self.board && !self.trace {
+            self.picture(board);
+        }
+    }
+
+    /// Draws the pieces: a window around them, or a list by name.
+    fn picture(&mut self, board: &Board) {
+        let mut pieces = board.pieces();
+        pieces.sort_by_key(|&(r, c, _, _, name)| (name, r, c));
+        let _ = write!(self.out, "{}", self.draw(&pieces));
+    }
+
+    fn draw(&self, pieces: &[(i64, i64, Colour, Kind, NameId)]) -> String {
+        let n = pieces.len();
+        let plural = if n == 1 { "" } else { "s" };
+        let Some((rmin, rmax, cmin, cmax)) = window(pieces) else {
+            let mut out = format!("board: {n} piece{plural}, too far apart to draw:\n");
+            out.push_str(&self.list(pieces));
+            return out;
+        };
+        let inside = |&&(r, c, ..): &&(i64, i64, Colour, Kind, NameId)| {
+            (rmin..=rmax).contains(&r) && (cmin..=cmax).contains(&c)
+        };
+        let outside: Vec<_> = pieces.iter().filter(|p| !inside(p)).copied().collect();
+        let mut out = format!("board: {n} piece{plural}");
+        if !outside.is_empty() {
+            out.push_str(&format!(", {} drawn", n - outside.len()));
+        }
+        out.push_str(&format!(
+            " (rows {rmin}..{rmax}, row {rmax} on top; cols {cmin}..{cmax}):\n"
+        ));
+        let rows = (rmax - rmin) as usize + 1;
+        let cols = (cmax - cmin) as usize + 1;
+        let label = rmin.to_string().len().max(rmax.to_string().len());
+        let mut grid = vec![vec![self.glyphs.empty(); cols]; rows];
+        for &(r, c, colour, kind, _) in pieces.iter().filter(inside) {
+            grid[(rmax - r) as usize][(c - cmin) as usize] = self.glyph(colour, kind);
+        }
+        for (i, row) in grid.iter().enumerate() {
+            let line: Vec<String> = row.iter().map(char::to_string).collect();
+            out.push_str(&format!(
+                "  {:>label$} | {}\n",
+                rmax - i as i64,
+                line.join(" ")
+            ));
+        }
+        if !outside.is_empty() {
+            out.push_str("  elsewhere:\n");
+            out.push_str(&self.list(&outside));
+        }
+        out
+    }
+
+    /// The pieces one a line: name, glyph, square.
+    fn list(&self, pieces: &[(i64, i64, Colour, Kind, NameId)]) -> String {
+        let width = pieces
+            .iter()
+            .map(|p| self.name(p.4).chars().count())
+            .max()
+            .unwrap_or(0);
+        pieces
+            .iter()
+            .map(|&(r, c, colour, kind, name)| {
+                format!(
+                    "  {:<width$} {} ({r},{c})\n",
+                    self.name(name),
+                    self.glyph(colour, kind)
+                )
+            })
+            .collect()
+    }
+}
+
+/// Most pieces a picture looks for the best window among; with more, a
+/// window is drawn only when all of them fit.
+const WINDOW_SEARCH: usize = 64;
+
+/// The rows and columns to draw: the bounding box of the pieces when it
+/// fits in [`WINDOW_ROWS`] × [`WINDOW_COLS`], else (for at most
+/// [`WINDOW_SEARCH`] pieces) the bounding box of the most pieces that fit
+/// in one window, if that is at least two; `None` to list them all.
+fn window(pieces: &[(i64, i64, Colour, Kind, NameId)]) -> Option<(i64, i64, i64, i64)> {
+    let fits = |rmin: i64, rmax: i64, cmin: i64, cmax: i64| {
+        (rmax as i128 - rmin as i128) < i128::from(WINDOW_ROWS)
+            && (cmax as i128 - cmin as i128) < i128::from(WINDOW_COLS)
+    };
+    let bounds = |chosen: &mut dyn Iterator<Item = &(i64, i64, Colour, Kind, NameId)>| {
+        chosen.fold(None, |b: Option<(i64, i64, i64, i64)>, &(r, c, ..)| {
+            Some(b.map_or((r, r, c, c), |(a, z, x, y)| {
+                (a.min(r), z.max(r), x.min(c), y.max(c))
+            }))
+        })
+    };
+    let all = bounds(&mut pieces.iter())?;
+    if fits(all.0, all.1, all.2, all.3) {
+        return Some(all);
+    }
+    if pieces.len() > WINDOW_SEARCH {
+        return None;
+    }
+    // Every window whose lowest row and leftmost column hold pieces.
+    let mut best: Option<(usize, (i64, i64, i64, i64))> = None;
+    for &(r0, ..) in pieces {
+        for &(_, c0, ..) in pieces {
+            let inside = |&&(r, c, ..): &&(i64, i64, Colour, Kind, NameId)| {
+                r >= r0
+                    && c >= c0
+                    && (r as i128 - r0 as i128) < i128::from(WINDOW_ROWS)
+                    && (c as i128 - c0 as i128) < i128::from(WINDOW_COLS)
+            };
+            let count = pieces.iter().filter(inside).count();
+            if count >= 2 && best.is_none_or(|(n, _)| count > n) {
+                let b = bounds(&mut pieces.iter().filter(inside));
+                best = b.map(|b| (count, b));
+            }
+        }
+    }
+    best.map(|(_, b)| b)
+}
+
+/// The piece of `name` that moved, found by comparing its squares before
+/// (`candidates`, newest first) with now: its index among the candidates
+/// and the square it left.
+fn moved(board: &Board, name: NameId, candidates: &[(i64, i64)]) -> Option<(usize, i64, i64)> {
+    let now = board.squares_of(name);
+    candidates
+        .iter()
+        .enumerate()
+        .find(|(_, sq)| !now.contains(sq))
+        .map(|(i, &(r, c))| (i, r, c))
+}
