@@ -9,6 +9,7 @@ pub mod c;
 
 use super::ir::{Kind, Literal, Op, Operand, Program, Var};
 use super::runtime::engine::{Compare, Cond, Ordering, Test};
+use crate::codegen::layout::{self, Expr};
 use crate::codegen::{self, Syntax, escape::comment};
 use askama::Template;
 
@@ -65,8 +66,10 @@ fn source_lines(program: &Program) -> Vec<String> {
 struct ProgramView {
     header: String,
     inline_runtime: Option<String>,
-    entries: Vec<String>,
-    lines: Vec<String>,
+    /// `const ICP_ENTRIES: … = […];`, laid out.
+    entries: String,
+    /// `const ICP_LINES: … = […];`, laid out.
+    lines: String,
     user_vars: usize,
     cases: Vec<CaseView>,
 }
@@ -77,27 +80,49 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
         inline_runtime: single_file.then(|| codegen::inline_runtime(&runtime())),
-        entries: super::interp::entry_specs(program)
+        entries: layout::expr_array(
+            &format!(
+                "const ICP_ENTRIES: [icp_e::EntrySpec; {}]",
+                program.entries.len()
+            ),
+            &super::interp::entry_specs(program)
+                .iter()
+                .map(|e| {
+                    let side = |s: (u8, u8, u8, u8, Option<u8>)| {
+                        atom(format!("({}, {}, {}, {}, {:?})", s.0, s.1, s.2, s.3, s.4))
+                    };
+                    let pawn_diff = e.pawn_diff.map_or("None".into(), |(c, m)| {
+                        format!("Some((icp_e::Compare::{c:?}, {m}))")
+                    });
+                    Expr::Struct(
+                        "icp_e::EntrySpec".into(),
+                        vec![
+                            ("start".into(), atom(e.start.to_string())),
+                            ("mover".into(), side(e.mover)),
+                            ("other".into(), side(e.other)),
+                            ("pawn_diff".into(), atom(pawn_diff)),
+                        ],
+                    )
+                })
+                .collect::<Vec<_>>(),
+        )
+        .join("\n"),
+        lines: layout::array(
+            &format!("const ICP_LINES: [u32; {}]", program.statements.len()),
+            &source_lines(program),
+        )
+        .join("\n"),
+        user_vars: program.user_vars.len(),
+        cases: program
+            .statements
             .iter()
-            .map(|e| {
-                let side = |s: (u8, u8, u8, u8, Option<u8>)| {
-                    format!("({}, {}, {}, {}, {:?})", s.0, s.1, s.2, s.3, s.4)
-                };
-                format!(
-                    "icp_e::EntrySpec {{ start: {}, mover: {}, other: {}, pawn_diff: {} }}",
-                    e.start,
-                    side(e.mover),
-                    side(e.other),
-                    e.pawn_diff.map_or("None".into(), |(c, m)| format!(
-                        "Some(({}, {m}))",
-                        compare(c)
-                    ))
-                )
+            .enumerate()
+            .map(|(pc, st)| CaseView {
+                pc,
+                comment: format!("{}: {}", st.line, comment(st.text.trim())),
+                body: arm(pc, &st.op, st.line).join("\n"),
             })
             .collect(),
-        lines: source_lines(program),
-        user_vars: program.user_vars.len(),
-        cases: cases(program, body),
     };
     codegen::render(&view, Syntax::Rust)
 }
@@ -106,205 +131,280 @@ fn kind(k: Kind) -> String {
     format!("icp_rt::chess::Kind::{k:?}")
 }
 
-fn var(v: Var) -> String {
+fn atom(text: impl Into<String>) -> Expr {
+    Expr::atom(text)
+}
+
+fn var(v: Var) -> Expr {
     match v {
-        Var::User(slot) => format!("icp_e::Var::User({slot})"),
+        Var::User(slot) => Expr::call("icp_e::Var::User", vec![atom(slot.to_string())]),
         Var::Piece {
             mover,
             kind: k,
             index,
-        } => format!(
-            "icp_e::Var::Piece {{ mover: {mover}, kind: {}, index: {index} }}",
-            kind(k)
+        } => Expr::Struct(
+            "icp_e::Var::Piece".into(),
+            vec![
+                ("mover".into(), atom(mover.to_string())),
+                ("kind".into(), atom(kind(k))),
+                ("index".into(), atom(index.to_string())),
+            ],
         ),
-        other => format!("icp_e::Var::{other:?}"),
+        other => atom(format!("icp_e::Var::{other:?}")),
     }
 }
 
-fn literal(l: &Literal) -> String {
+fn literal(l: &Literal) -> Expr {
     match l {
-        Literal::Undefined => "icp_e::Value::Undefined".into(),
-        Literal::Logical(b) => format!("icp_e::Value::Logical({b})"),
-        Literal::Integer(i64::MIN) => "icp_e::Value::Integer(i64::MIN)".into(),
-        Literal::Integer(n) => format!("icp_e::Value::Integer({n})"),
-        Literal::Set(items) => format!(
-            "icp_e::Value::Set(vec![{}])",
-            items.iter().map(literal).collect::<Vec<_>>().join(", ")
+        Literal::Undefined => atom("icp_e::Value::Undefined"),
+        Literal::Logical(b) => Expr::call("icp_e::Value::Logical", vec![atom(b.to_string())]),
+        Literal::Integer(i64::MIN) => Expr::call("icp_e::Value::Integer", vec![atom("i64::MIN")]),
+        Literal::Integer(n) => Expr::call("icp_e::Value::Integer", vec![atom(n.to_string())]),
+        Literal::Set(items) => Expr::call(
+            "icp_e::Value::Set",
+            vec![Expr::Vec(items.iter().map(literal).collect())],
         ),
     }
 }
 
-fn read(o: &Operand) -> String {
+fn read(o: &Operand) -> Expr {
     match o {
-        Operand::Var(v) => format!("inv.read({})", var(*v)),
+        Operand::Var(v) => Expr::call("inv.read", vec![var(*v)]),
         Operand::Literal(l) => literal(l),
     }
 }
 
-fn cond(c: Cond) -> String {
+/// `&read(o)`.
+fn read_ref(o: &Operand) -> Expr {
+    read(o).borrowed()
+}
+
+fn cond(c: Cond) -> Expr {
     match c {
-        None => "None".into(),
+        None => atom("None"),
         Some(c) => {
             let test = match c.test {
-                Test::Kind(k) => format!("icp_e::Test::Kind({})", kind(k)),
-                t => format!("icp_e::Test::{t:?}"),
+                Test::Kind(k) => Expr::call("icp_e::Test::Kind", vec![atom(kind(k))]),
+                t => atom(format!("icp_e::Test::{t:?}")),
             };
-            format!(
-                "Some(icp_e::Condition {{ negated: {}, test: {test} }})",
-                c.negated
-            )
+            let condition = Expr::Struct(
+                "icp_e::Condition".into(),
+                vec![
+                    ("negated".into(), atom(c.negated.to_string())),
+                    ("test".into(), test),
+                ],
+            );
+            Expr::call("Some", vec![condition])
         }
     }
 }
 
-fn compare(c: Compare) -> String {
-    format!("icp_e::Compare::{c:?}")
+fn compare(c: Compare) -> Expr {
+    atom(format!("icp_e::Compare::{c:?}"))
 }
 
-fn ordering(o: Ordering) -> String {
-    format!("icp_e::Ordering::{o:?}")
+fn ordering(o: Ordering) -> Expr {
+    atom(format!("icp_e::Ordering::{o:?}"))
 }
 
-/// The arm of one statement: the runtime calls of `interp.rs`'s `step`.
-fn body(op: &Op, line: u32) -> String {
-    let next = |call: String| format!("{{ {call}; icp_e::Step::Next }}");
+/// `icp_e::Step::Call { sub, arg, then }`.
+fn call_step(sub: usize, arg: Expr, then: Expr) -> Expr {
+    Expr::Struct(
+        "icp_e::Step::Call".into(),
+        vec![
+            ("sub".into(), atom(sub.to_string())),
+            ("arg".into(), arg),
+            ("then".into(), then),
+        ],
+    )
+}
+
+/// The level of the `match` arms in `step` (impl, fn, match).
+const ARM: usize = 3;
+
+/// The arm of statement `pc` (source line `line`), laid out as rustfmt
+/// would: the runtime calls of `interp.rs`'s `step`.
+fn arm(pc: usize, op: &Op, line: u32) -> Vec<String> {
+    let pattern = pc.to_string();
+    let value = |e: Expr| layout::expr_arm(ARM, &pattern, &e);
+    // A statement of the runtime, then the next statement.
+    let next = |e: Expr| {
+        let body = layout::statement(ARM + 1, "", &e, ";");
+        layout::block_arm(ARM, &pattern, body, &atom("icp_e::Step::Next"))
+    };
+    let outcome = |e: Expr| value(Expr::call("icp_e::Invocation::outcome", vec![e]));
+    let branch = |test: Expr, target: usize| {
+        value(Expr::call(
+            "icp_e::Invocation::branch",
+            vec![test, atom(target.to_string())],
+        ))
+    };
     match op {
-        Op::Fence => "icp_e::Step::Fence".into(),
-        Op::Break(a, b, c) => format!(
-            "{{ let (a, b, c) = ({}, {}, {}); inv.break_line({line}, &a, &b, &c); icp_e::Step::Next }}",
-            read(a),
-            read(b),
-            read(c)
-        ),
-        Op::Return(v) => format!("icp_e::Step::Return({})", read(v)),
+        Op::Fence => value(atom("icp_e::Step::Fence")),
+        Op::Break(a, b, c) => {
+            let mut body = Vec::new();
+            for (name, operand) in [("a", a), ("b", b), ("c", c)] {
+                body.extend(layout::statement(
+                    ARM + 1,
+                    &format!("let {name} = "),
+                    &read(operand),
+                    ";",
+                ));
+            }
+            body.push(format!(
+                "{}inv.break_line({line}, &a, &b, &c);",
+                layout::pad(ARM + 1)
+            ));
+            layout::block_arm(ARM, &pattern, body, &atom("icp_e::Step::Next"))
+        }
+        Op::Return(v) => value(Expr::call("icp_e::Step::Return", vec![read(v)])),
         Op::Cond {
             cond: c,
             sub,
             target,
-        } => format!(
-            "icp_e::Step::Call {{ sub: {sub}, arg: inv.x.clone(), then: icp_e::Then::Cond({}, {target}) }}",
-            cond(*c)
-        ),
+        } => value(call_step(
+            *sub,
+            atom("inv.x.clone()"),
+            Expr::call(
+                "icp_e::Then::Cond",
+                vec![cond(*c), atom(target.to_string())],
+            ),
+        )),
         Op::CondV {
             cond: c,
-            value,
+            value: v,
             target,
-        } => format!(
-            "icp_e::Invocation::branch(inv.test({}, &{})?, {target})",
-            cond(*c),
-            read(value)
+        } => branch(
+            Expr::try_call("inv.test", vec![cond(*c), read_ref(v)]),
+            *target,
         ),
         Op::CondTF {
             on_true,
             sub,
             arg,
             target,
-        } => format!(
-            "icp_e::Step::Call {{ sub: {sub}, arg: {}, then: icp_e::Then::CondTF({on_true}, {target}) }}",
-            read(arg)
-        ),
-        Op::Jump { cmp, a, b, target } => format!(
-            "icp_e::Invocation::branch(icp_e::compare({}, &{}, &{})?, {target})",
-            compare(*cmp),
-            read(a),
-            read(b)
+        } => value(call_step(
+            *sub,
+            read(arg),
+            Expr::call(
+                "icp_e::Then::CondTF",
+                vec![atom(on_true.to_string()), atom(target.to_string())],
+            ),
+        )),
+        Op::Jump { cmp, a, b, target } => branch(
+            Expr::try_call(
+                "icp_e::compare",
+                vec![compare(*cmp), read_ref(a), read_ref(b)],
+            ),
+            *target,
         ),
         Op::Call {
             kind: super::ir::CallKind::Set,
             dst,
             sub,
             arg,
-        } => format!(
-            "icp_e::Step::Call {{ sub: {sub}, arg: {}, then: icp_e::Then::Store({}) }}",
+        } => value(call_step(
+            *sub,
             read(arg),
-            var(*dst)
-        ),
+            Expr::call("icp_e::Then::Store", vec![var(*dst)]),
+        )),
         Op::Call {
             kind: k,
             dst,
             sub,
             arg,
-        } => format!(
-            "icp_e::Step::Each {{ kind: icp_e::CallKind::{k:?}, dst: {}, sub: {sub}, set: {} }}",
-            var(*dst),
-            read(arg)
-        ),
-        Op::Unary { op, dst, a } => next(format!(
-            "inv.unary(icp_e::Unary::{op:?}, {}, &{})?",
-            var(*dst),
-            read(a)
+        } => value(Expr::Struct(
+            "icp_e::Step::Each".into(),
+            vec![
+                ("kind".into(), atom(format!("icp_e::CallKind::{k:?}"))),
+                ("dst".into(), var(*dst)),
+                ("sub".into(), atom(sub.to_string())),
+                ("set".into(), read(arg)),
+            ],
         )),
-        Op::Binary { op, dst, a, b } => next(format!(
-            "inv.binop(icp_e::Binary::{op:?}, {}, &{}, &{})?",
-            var(*dst),
-            read(a),
-            read(b)
+        Op::Unary { op, dst, a } => next(Expr::try_call(
+            "inv.unary",
+            vec![
+                atom(format!("icp_e::Unary::{op:?}")),
+                var(*dst),
+                read_ref(a),
+            ],
         )),
-        Op::Exch(a, b) => next(format!("inv.exch({}, {})", var(*a), var(*b))),
-        Op::Order(a, b, o) => next(format!(
-            "inv.order({}, {}, {})?",
-            var(*a),
-            var(*b),
-            ordering(*o)
+        Op::Binary { op, dst, a, b } => next(Expr::try_call(
+            "inv.binop",
+            vec![
+                atom(format!("icp_e::Binary::{op:?}")),
+                var(*dst),
+                read_ref(a),
+                read_ref(b),
+            ],
         )),
-        Op::Selecc { dst, cond: c, set } => next(format!(
-            "inv.selecc({}, {}, &{})?",
-            var(*dst),
-            cond(*c),
-            read(set)
+        Op::Exch(a, b) => next(Expr::call("inv.exch", vec![var(*a), var(*b)])),
+        Op::Order(a, b, o) => next(Expr::try_call(
+            "inv.order",
+            vec![var(*a), var(*b), ordering(*o)],
         )),
-        Op::SetEl { value, set, index } => next(format!(
-            "inv.set_element({}, {}, &{})?",
-            read(value),
-            var(*set),
-            read(index)
+        Op::Selecc { dst, cond: c, set } => next(Expr::try_call(
+            "inv.selecc",
+            vec![var(*dst), cond(*c), read_ref(set)],
         )),
-        Op::Insert { value, set, index } => next(format!(
-            "inv.insert({}, {}, &{})?",
-            read(value),
-            var(*set),
-            read(index)
+        Op::SetEl {
+            value: v,
+            set,
+            index,
+        } => next(Expr::try_call(
+            "inv.set_element",
+            vec![read(v), var(*set), read_ref(index)],
         )),
-        Op::Unsert { dst, set, index } => next(format!(
-            "inv.unsert({}, {}, &{})?",
-            var(*dst),
-            var(*set),
-            read(index)
+        Op::Insert {
+            value: v,
+            set,
+            index,
+        } => next(Expr::try_call(
+            "inv.insert",
+            vec![read(v), var(*set), read_ref(index)],
         )),
-        Op::ExchWe { a, set, index } => next(format!(
-            "inv.exchwe({}, {}, &{})?",
-            var(*a),
-            var(*set),
-            read(index)
+        Op::Unsert { dst, set, index } => next(Expr::try_call(
+            "inv.unsert",
+            vec![var(*dst), var(*set), read_ref(index)],
         )),
-        Op::ExchEl { set, i, j } => next(format!(
-            "inv.exchel({}, &{}, &{})?",
-            var(*set),
-            read(i),
-            read(j)
+        Op::ExchWe { a, set, index } => next(Expr::try_call(
+            "inv.exchwe",
+            vec![var(*a), var(*set), read_ref(index)],
+        )),
+        Op::ExchEl { set, i, j } => next(Expr::try_call(
+            "inv.exchel",
+            vec![var(*set), read_ref(i), read_ref(j)],
         )),
         Op::Play {
             kind,
             set,
             cond: c,
             order,
-        } => format!(
-            "icp_e::Invocation::outcome(inv.play(icp_e::PlayKind::{kind:?}, &{}, {}, {})?)",
-            read(set),
-            cond(*c),
-            ordering(*order)
-        ),
-        Op::Plan { tag, set, value } => {
-            next(format!("inv.plan({tag}, &{}, {})?", read(set), read(value)))
-        }
-        Op::Unplan => next("inv.unplan()".into()),
-        Op::Done => "icp_e::Invocation::outcome(Some(inv.done()))".into(),
-        Op::Leave => "icp_e::Step::Leave".into(),
-        Op::Value { kind, w, l, c } => format!(
-            "icp_e::Invocation::outcome(inv.value(icp_e::ValueKind::{kind:?}, &{}, &{}, &{})?)",
-            read(w),
-            read(l),
-            read(c)
-        ),
+        } => outcome(Expr::try_call(
+            "inv.play",
+            vec![
+                atom(format!("icp_e::PlayKind::{kind:?}")),
+                read_ref(set),
+                cond(*c),
+                ordering(*order),
+            ],
+        )),
+        Op::Plan { tag, set, value: v } => next(Expr::try_call(
+            "inv.plan",
+            vec![atom(tag.to_string()), read_ref(set), read(v)],
+        )),
+        Op::Unplan => next(Expr::call("inv.unplan", vec![])),
+        Op::Done => outcome(Expr::call("Some", vec![Expr::call("inv.done", vec![])])),
+        Op::Leave => value(atom("icp_e::Step::Leave")),
+        Op::Value { kind, w, l, c } => outcome(Expr::try_call(
+            "inv.value",
+            vec![
+                atom(format!("icp_e::ValueKind::{kind:?}")),
+                read_ref(w),
+                read_ref(l),
+                read_ref(c),
+            ],
+        )),
     }
 }

@@ -17,13 +17,9 @@ use icp_rt::engine as icp_e;
 /// outcome is the runtime's (CHEG §5, §6).
 struct IcpProgram;
 
-const ICP_ENTRIES: [icp_e::EntrySpec; {{ entries.len() }}] = [
-{%- for entry in entries %}
-    {{ entry }},
-{%- endfor %}
-];
+{{ entries }}
 
-const ICP_LINES: [u32; {{ lines.len() }}] = [{{ lines.join(", ") }}];
+{{ lines }}
 
 impl icp_e::Endgame for IcpProgram {
     fn entries(&self) -> &[icp_e::EntrySpec] {
@@ -47,7 +43,7 @@ impl icp_e::Endgame for IcpProgram {
         Ok(match pc {
 {%- for case in cases %}
             // {{ case.comment }}
-            {{ case.pc }} => {{ case.body }},
+{{ case.body }}
 {%- endfor %}
             _ => icp_e::Step::Fence,
         })
