@@ -74,6 +74,80 @@ fn icp_run<R: std::io::BufRead, W: Write>(
         }
     }
 }
+{%- if chunks.len() > 1 %}
+
+// The runtime's commands for a program of many functions, called rather
+// than inlined into each of its statements: inlining them into thousands
+// of arms made `rustc -O` several times slower.
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_place(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_colour: icp_rt::Colour,
+    icp_kind: icp_rt::Kind,
+    icp_row: i64,
+    icp_col: i64,
+) -> Result<bool, icp_rt::Fault> {
+    icp_board.place(icp_name, icp_colour, icp_kind, icp_row, icp_col)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_move_squares(
+    icp_board: &mut icp_rt::Board,
+    icp_r1: i64,
+    icp_c1: i64,
+    icp_r2: i64,
+    icp_c2: i64,
+) -> Result<bool, icp_rt::Fault> {
+    icp_board.move_squares(icp_r1, icp_c1, icp_r2, icp_c2)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_move_name_to(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_row: i64,
+    icp_col: i64,
+) -> Result<bool, icp_rt::Fault> {
+    icp_board.move_name_to(icp_name, icp_row, icp_col)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_move_name_by(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_drow: i64,
+    icp_dcol: i64,
+) -> Result<bool, icp_rt::Fault> {
+    icp_board.move_name_by(icp_name, icp_drow, icp_dcol)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_write_text<W: Write>(icp_out: &mut W, icp_text: &str) -> Result<(), icp_rt::Fault> {
+    icp_rt::write_text(icp_out, icp_text)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_write_count<W: Write>(icp_out: &mut W, icp_n: u64) -> Result<(), icp_rt::Fault> {
+    icp_rt::write_count(icp_out, icp_n)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_read_into<R: std::io::BufRead>(
+    icp_in: &mut icp_rt::Input<R>,
+    icp_values: &mut [i64],
+) -> Result<usize, icp_rt::Fault> {
+    icp_in.read_into(icp_values)
+}
+{%- endif %}
 {%- for k in chunks %}
 
 /// Statements {{ k.first }} to {{ k.last }}: runs until the program ends (true) or

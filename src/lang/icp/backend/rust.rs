@@ -132,7 +132,7 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             first: S.int(firsts[index]),
             last: S.int(part.last().map_or(0, |p| p.statement.label)),
             separate,
-            cases: part.iter().map(case).collect(),
+            cases: part.iter().map(|p| case(p, separate)).collect(),
             rest,
         });
     }
@@ -198,30 +198,44 @@ fn jump(j: Jump, label: &str, level: usize) -> Vec<String> {
 }
 
 /// A statement's arm body (§4–§6): read its `*`s, print (when every `*`
-/// was read), perform its command, jump on its outcome.
-fn case(p: &StepPlan<'_>) -> RustCase {
+/// was read), perform its command, jump on its outcome. `outlined`: the
+/// program is several functions, whose arms call the runtime through the
+/// `#[inline(never)]` wrappers of the template (`icp_place(icp_board, …)`)
+/// rather than its methods, which rustc would inline into every arm.
+fn case(p: &StepPlan<'_>, outlined: bool) -> RustCase {
     let s = p.statement;
     let label = S.int(s.label);
     let inputs = s.inputs;
     let mut body = Vec::new();
     let at = pad(BODY);
     if inputs > 0 {
-        body.push(format!(
-            "{at}let icp_n = icp_in.read_into(&mut icp_v[..{inputs}])?;"
-        ));
+        let read = if outlined {
+            format!("icp_read_into(icp_in, &mut icp_v[..{inputs}])")
+        } else {
+            format!("icp_in.read_into(&mut icp_v[..{inputs}])")
+        };
+        body.push(format!("{at}let icp_n = {read}?;"));
     }
     // §6: at end of input the command is not performed, so a count whose
     // `*` jump target found nothing prints nothing.
     let write = match &s.command {
         Command::Text(text) => Some((
-            "icp_rt::write_text",
+            if outlined {
+                "icp_write_text"
+            } else {
+                "icp_rt::write_text"
+            },
             vec![
                 "icp_out".to_string(),
                 format!("\"{}\"", rust_string(&format!("{text}\n"))),
             ],
         )),
         Command::Count(name) => Some((
-            "icp_rt::write_count",
+            if outlined {
+                "icp_write_count"
+            } else {
+                "icp_rt::write_count"
+            },
             vec!["icp_out".to_string(), format!("icp_board.count({name})")],
         )),
         _ => None,
@@ -235,9 +249,14 @@ fn case(p: &StepPlan<'_>) -> RustCase {
             body.extend(call(BODY, function, &args, "?;"));
         }
     }
-    let board = S
-        .board_call_args(&s.command)
-        .map(|(function, args)| (format!("icp_board.{function}"), args));
+    let board = S.board_call_args(&s.command).map(|(function, mut args)| {
+        if outlined {
+            args.insert(0, "icp_board".to_string());
+            (format!("icp_{function}"), args)
+        } else {
+            (format!("icp_board.{function}"), args)
+        }
+    });
     let success = jump(p.on_success, &label, BODY + 1);
     let failure = jump(p.on_failure, &label, BODY + 1);
     if p.branches {
