@@ -601,3 +601,41 @@ fn trace_and_board_go_to_standard_error() {
     let (_, _, forced) = run(&["--board", "--glyphs", "unicode"], "C");
     assert!(forced.contains("♖"), "{forced}");
 }
+
+/// A byte-order mark before the first line is not text, in every language
+/// (issue 10: it was stripped by the InfChessPro parser only).
+#[test]
+fn a_byte_order_mark_is_not_text_in_any_language() {
+    let root = support::root();
+    for (example, input, args) in [
+        ("examples/sum.icp", "3 4\n", vec![]),
+        ("examples/add.fin", "40 2\n", vec![]),
+        (
+            "examples/krk.cheg",
+            "",
+            vec!["--fen", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"],
+        ),
+    ] {
+        let source = std::fs::read(root.join(example)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let ext = example.rsplit('.').next().unwrap();
+        let marked = dir.path().join(format!("marked.{ext}"));
+        let mut bytes = b"\xef\xbb\xbf".to_vec();
+        bytes.extend_from_slice(&source);
+        std::fs::write(&marked, bytes).unwrap();
+        let run = |path: &Path| {
+            let mut all = vec!["run", path.to_str().unwrap()];
+            all.extend(&args);
+            icp2c(&all, input.as_bytes())
+        };
+        let plain = run(&root.join(example));
+        let with_mark = run(&marked);
+        assert_eq!(plain.status, 0, "{example}");
+        assert_eq!(
+            (with_mark.status, text(&with_mark.stdout)),
+            (0, text(&plain.stdout)),
+            "{example}: {}",
+            text(&with_mark.stderr)
+        );
+    }
+}

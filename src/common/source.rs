@@ -67,10 +67,12 @@ pub struct Line<'a> {
     pub text: &'a str,
 }
 
-/// Splits `source` into lines (§1: lines end with `\n`, a `\r` before it is
-/// dropped; a last line without `\n` counts).
+/// Splits `source` into lines (§1 of every language: lines end with `\n`,
+/// a `\r` before it is dropped; a last line without `\n` counts). A
+/// byte-order mark at the very start of the text is not text: the first
+/// line starts after it (its `start` is 3).
 pub fn lines(source: &str) -> impl Iterator<Item = Line<'_>> {
-    let mut start = 0;
+    let mut start = if source.starts_with('\u{FEFF}') { 3 } else { 0 };
     let mut number = 0;
     std::iter::from_fn(move || {
         if start >= source.len() {
@@ -96,6 +98,17 @@ pub fn lines(source: &str) -> impl Iterator<Item = Line<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_starts_no_line() {
+        let all: Vec<Line> = lines("\u{FEFF}a\n\u{FEFF}b").collect();
+        assert_eq!(all[0].text, "a");
+        assert_eq!(all[0].start, 3);
+        assert_eq!(all[0].number, 1);
+        // Only at the very start: elsewhere it is text.
+        assert_eq!(all[1].text, "\u{FEFF}b");
+        assert_eq!(lines("\u{FEFF}").count(), 0);
+    }
 
     #[test]
     fn lines_drop_cr_and_count_from_one() {

@@ -306,22 +306,8 @@ pub fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
 /// dropped, `\r` before `\n` dropped, names folded to upper case.
 fn split_lines(source: &str, errors: &mut Vec<Diagnostic>) -> Vec<Line> {
     let mut lines = Vec::new();
-    let mut start = 0usize;
-    for (number, raw) in source.split('\n').enumerate() {
-        let line_start = start;
-        start += raw.len() + 1;
-        let raw = raw.strip_suffix('\r').unwrap_or(raw);
-        let raw = if number == 0 {
-            raw.strip_prefix('\u{feff}').unwrap_or(raw)
-        } else {
-            raw
-        };
-        let offset = line_start
-            + if number == 0 && source.starts_with('\u{feff}') {
-                3
-            } else {
-                0
-            };
+    for line in crate::common::source::lines(source) {
+        let (raw, offset) = (line.text, line.start);
         let code = match raw.find(';') {
             Some(at) => &raw[..at],
             None => raw,
@@ -329,7 +315,7 @@ fn split_lines(source: &str, errors: &mut Vec<Diagnostic>) -> Vec<Line> {
         if code.trim_matches(is_blank).is_empty() {
             continue;
         }
-        let number = u32::try_from(number + 1).unwrap_or(u32::MAX);
+        let number = u32::try_from(line.number).unwrap_or(u32::MAX);
         if let Some(line) = split_statement(code, offset, number, raw, errors) {
             lines.push(line);
         }

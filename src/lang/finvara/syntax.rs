@@ -22,20 +22,13 @@ pub fn parse(source: &str) -> (SourceFile, Vec<Diagnostic>) {
     let mut board = Board::default();
     let mut board_seen = false;
     let mut moves_before_board_reported = false;
-    let mut offset = 0;
-    for (index, raw) in source.split('\n').enumerate() {
-        let line_no = index + 1;
-        let start = offset;
-        offset += raw.len() + 1;
-        let mut end = start + raw.len();
-        if raw.ends_with('\r') {
-            end -= 1;
-        }
+    for text_line in crate::common::source::lines(source) {
+        let (start, end) = (text_line.start, text_line.start + text_line.text.len());
         let line = Line {
             src: source,
             start,
             end,
-            number: line_no,
+            number: text_line.number,
         };
         let first = match line.first_non_blank() {
             Some(p) => p,

@@ -13,13 +13,8 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
     let mut labels = Vec::new();
     let mut errors = Vec::new();
     for line in source::lines(source) {
-        // A byte-order mark at the very start of the file is not text.
-        let text = if line.start == 0 {
-            line.text.strip_prefix('\u{FEFF}').unwrap_or(line.text)
-        } else {
-            line.text
-        };
-        let body = text.trim_start_matches([' ', '\t']);
+        // (A byte-order mark at the very start is no line's text.)
+        let body = line.text.trim_start_matches([' ', '\t']);
         if body.is_empty() || body.starts_with('#') {
             continue; // §1: blank lines and comments
         }
