@@ -1,6 +1,7 @@
 //! The shared front-end layer: what every language uses to read source
 //! text and report on it, and the result of running a program.
 
+pub mod cursor;
 pub mod diagnostic;
 pub mod source;
 

@@ -17,6 +17,7 @@
 //! Nesting deeper than [`MAX_DEPTH`] is reported, never overflows the stack.
 
 use super::ast::{Dir, Node, Span};
+use crate::common::cursor::{Cursor, deref_cursor};
 use crate::common::diagnostic::Diagnostic;
 
 /// Deepest nesting of brackets accepted in one notation.
@@ -27,14 +28,11 @@ const ATOMS: &str = "a leap `(a,b)`, `{`, `[`, `c(`, `m(`, `r(`, `r!(`, `p`, `->
 /// Parses the notation in `src[start..end]`; spans are offsets in `src`.
 pub fn parse(src: &str, start: usize, end: usize) -> Result<Vec<Node>, Diagnostic> {
     let mut p = Parser {
-        src,
-        bytes: src.as_bytes(),
-        pos: start,
-        end,
+        cur: Cursor::new(src, 0, start, end, "the end of the notation"),
         depth: 0,
     };
     let units = p.seq()?;
-    p.blank();
+    p.skip_blanks();
     if let Some(b) = p.peek() {
         let what = match b {
             b',' => "a `,` outside `{…}` (choices are written `{A,B}`)".to_string(),
@@ -49,55 +47,14 @@ pub fn parse(src: &str, start: usize, end: usize) -> Result<Vec<Node>, Diagnosti
 }
 
 struct Parser<'s> {
-    src: &'s str,
-    bytes: &'s [u8],
-    pos: usize,
-    end: usize,
+    /// The cursor in the notation (offsets in the whole source).
+    cur: Cursor<'s>,
     depth: usize,
 }
 
+deref_cursor!(Parser, cur);
+
 impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        if self.pos < self.end {
-            Some(self.bytes[self.pos])
-        } else {
-            None
-        }
-    }
-
-    fn blank(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    /// The end of the character starting at `at` (for one-char spans).
-    fn char_end(&self, at: usize) -> usize {
-        if at >= self.end {
-            return at;
-        }
-        let mut e = at + 1;
-        while e < self.src.len() && !self.src.is_char_boundary(e) {
-            e += 1;
-        }
-        e
-    }
-
-    /// "`c`" or "the end of the notation".
-    fn found(&self) -> String {
-        match self.peek() {
-            None => "the end of the notation".to_string(),
-            Some(_) => {
-                let e = self.char_end(self.pos);
-                format!("`{}`", &self.src[self.pos..e])
-            }
-        }
-    }
-
-    fn here(&self) -> Span {
-        self.pos..self.char_end(self.pos)
-    }
-
     fn error(&self, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic::error(span, message).with_note("see §2.1 of the Finvara spec")
     }
@@ -111,7 +68,7 @@ impl Parser<'_> {
     }
 
     fn expect(&mut self, b: u8, what: &str) -> Result<(), Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         if self.peek() == Some(b) {
             self.pos += 1;
             Ok(())
@@ -137,7 +94,7 @@ impl Parser<'_> {
     fn seq(&mut self) -> Result<Vec<Node>, Diagnostic> {
         let mut units = Vec::new();
         loop {
-            self.blank();
+            self.skip_blanks();
             match self.peek() {
                 None | Some(b',' | b')' | b']' | b'}') => return Ok(units),
                 _ => units.push(self.unit()?),
@@ -162,7 +119,7 @@ impl Parser<'_> {
     }
 
     fn close(&mut self, b: u8, open: &Span, what: &str) -> Result<(), Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         if self.peek() == Some(b) {
             self.pos += 1;
             return Ok(());
@@ -183,7 +140,7 @@ impl Parser<'_> {
 
     fn unit(&mut self) -> Result<Node, Diagnostic> {
         let atom = self.atom()?;
-        self.blank();
+        self.skip_blanks();
         let node = match self.peek() {
             Some(b'*') => {
                 self.pos += 1;
@@ -201,7 +158,7 @@ impl Parser<'_> {
             }
             _ => return Ok(atom),
         };
-        self.blank();
+        self.skip_blanks();
         if matches!(self.peek(), Some(b'*' | b'`')) {
             return Err(self
                 .error(self.here(), "a unit takes one `*` or `` ` ``")
@@ -212,7 +169,7 @@ impl Parser<'_> {
     }
 
     fn atom(&mut self) -> Result<Node, Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         let start = self.pos;
         let open = self.here();
         match self.peek() {
@@ -223,7 +180,7 @@ impl Parser<'_> {
                 let mut items = Vec::new();
                 loop {
                     items.push(self.inner(&open, "`{`")?);
-                    self.blank();
+                    self.skip_blanks();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
                         Some(b'}') => {
@@ -275,7 +232,7 @@ impl Parser<'_> {
             }
             Some(b'r') => {
                 self.pos += 1;
-                self.blank();
+                self.skip_blanks();
                 let negated = self.peek() == Some(b'!');
                 if negated {
                     self.pos += 1;
@@ -288,7 +245,7 @@ impl Parser<'_> {
                 let open = start..self.pos;
                 self.enter(open.clone())?;
                 let body = self.inner(&open, name)?;
-                self.blank();
+                self.skip_blanks();
                 if self.peek() != Some(b',') {
                     let d = if self.peek().is_none() {
                         self.error(
@@ -303,7 +260,7 @@ impl Parser<'_> {
                     return Err(d);
                 }
                 self.pos += 1;
-                self.blank();
+                self.skip_blanks();
                 let ranks_start = self.pos;
                 let (lo, hi) = if self.peek() == Some(b'[') {
                     self.pos += 1;
@@ -343,7 +300,7 @@ impl Parser<'_> {
                 let mut kinds = Vec::new();
                 loop {
                     kinds.push(self.symbol()?);
-                    self.blank();
+                    self.skip_blanks();
                     match self.peek() {
                         Some(b',') => self.pos += 1,
                         Some(b']') => {
@@ -382,7 +339,7 @@ impl Parser<'_> {
     }
 
     fn symbol(&mut self) -> Result<(char, Span), Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         match self.peek() {
             Some(b) if b.is_ascii_lowercase() => {
                 let start = self.pos;
@@ -400,7 +357,7 @@ impl Parser<'_> {
 
     /// `[0-9]+` as u64.
     fn unsigned(&mut self, what: &str) -> Result<u64, Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         let start = self.pos;
         if self.peek() == Some(b'-') {
             return Err(self
@@ -432,7 +389,7 @@ impl Parser<'_> {
 
     /// `-?[0-9]+` as i64.
     fn signed(&mut self, what: &str) -> Result<i64, Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         let start = self.pos;
         let negative = self.peek() == Some(b'-');
         if negative {
@@ -476,11 +433,11 @@ impl Parser<'_> {
         let a = self.unsigned("a leap distance")?;
         self.expect(b',', "`,` between the two leap distances")?;
         let b = self.unsigned("a leap distance")?;
-        self.blank();
+        self.skip_blanks();
         let mut dir = None;
         if self.peek() == Some(b'|') {
             self.pos += 1;
-            self.blank();
+            self.skip_blanks();
             dir = Some(match self.peek() {
                 Some(b'^') => Dir::Forward,
                 Some(b'v') => Dir::Backward,
@@ -490,7 +447,7 @@ impl Parser<'_> {
             });
             self.pos += 1;
         }
-        self.blank();
+        self.skip_blanks();
         if self.peek() != Some(b')') {
             let d = if self.peek().is_none() {
                 self.error(start..start + 1, "unclosed leap: expected `)`")

@@ -5,6 +5,7 @@
 use super::ast::*;
 use super::ir::Colour;
 use super::notation;
+use crate::common::cursor::{Cursor, deref_cursor};
 use crate::common::diagnostic::Diagnostic;
 
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -196,66 +197,28 @@ impl Line<'_> {
     }
 }
 
-/// A cursor over one line's content.
-struct Cur<'s> {
-    src: &'s str,
-    pos: usize,
-    end: usize,
-}
+/// A cursor over one line's content (positions are offsets in the whole
+/// source).
+struct Cur<'s>(Cursor<'s>);
+
+deref_cursor!(Cur, 0);
 
 impl<'s> Cur<'s> {
-    fn peek(&self) -> Option<u8> {
-        if self.pos < self.end {
-            Some(self.src.as_bytes()[self.pos])
-        } else {
-            None
-        }
-    }
-
-    fn blank(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    fn char_end(&self) -> usize {
-        let mut e = (self.pos + 1).min(self.src.len());
-        while !self.src.is_char_boundary(e) {
-            e += 1;
-        }
-        e
-    }
-
-    fn found(&self) -> String {
-        match self.peek() {
-            None => "the end of the line".to_string(),
-            Some(_) => format!("`{}`", &self.src[self.pos..self.char_end()]),
-        }
+    /// A cursor at `pos` in `line`, stopping at `end`.
+    fn new(line: &Line<'s>, pos: usize, end: usize) -> Cur<'s> {
+        Cur(Cursor::new(line.src, 0, pos, end, "the end of the line"))
     }
 
     fn expected(&self, what: &str, section: &str) -> Diagnostic {
-        let span = if self.peek().is_some() {
-            self.pos..self.char_end()
-        } else {
-            self.pos..self.pos
-        };
+        let span = self.here();
         Diagnostic::error(span, format!("expected {what}, found {}", self.found()))
             .with_label(format!("expected {what}"))
             .with_note(format!("see {section} of the Finvara spec"))
     }
 
-    fn eat(&mut self, b: u8) -> bool {
-        if self.peek() == Some(b) {
-            self.pos += 1;
-            true
-        } else {
-            false
-        }
-    }
-
     fn word(&mut self, w: &str) -> bool {
-        if self.src[self.pos..self.end].starts_with(w) {
-            let after = self.src.as_bytes().get(self.pos + w.len()).copied();
+        if self.text[self.pos..self.end].starts_with(w) {
+            let after = self.text.as_bytes().get(self.pos + w.len()).copied();
             if self.pos + w.len() == self.end
                 || !matches!(after, Some(b) if b.is_ascii_alphanumeric())
             {
@@ -268,7 +231,7 @@ impl<'s> Cur<'s> {
 
     /// One lowercase letter not followed by another letter.
     fn symbol(&mut self, section: &str) -> Result<(char, Span), Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         match self.peek() {
             Some(b) if b.is_ascii_lowercase() => {
                 let start = self.pos;
@@ -289,7 +252,7 @@ impl<'s> Cur<'s> {
 
     /// `[0-9]+` as u64 (None on overflow, with the span).
     fn number(&mut self, what: &str, section: &str) -> Result<(u64, Span), Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         let start = self.pos;
         let mut v: u64 = 0;
         let mut overflow = false;
@@ -317,7 +280,7 @@ impl<'s> Cur<'s> {
 
     /// A square name like `c2` or `aa10` (§3).
     fn square(&mut self, section: &str) -> Result<Square, Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         let start = self.pos;
         let mut row: u64 = 0;
         while let Some(b @ b'a'..=b'z') = self.peek() {
@@ -350,13 +313,13 @@ impl<'s> Cur<'s> {
         Ok(Square {
             row,
             col,
-            text: self.src[start..self.pos].to_string(),
+            text: self.text[start..self.pos].to_string(),
             span: start..self.pos,
         })
     }
 
     fn rest_is_empty(&mut self, what: &str, section: &str) -> Result<(), Diagnostic> {
-        self.blank();
+        self.skip_blanks();
         if self.peek().is_some() {
             let e = self.end;
             return Err(
@@ -372,14 +335,10 @@ impl<'s> Cur<'s> {
 /// `(s v): notation` or `(s): notation` (§2).
 fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic> {
     let content_end = line.end_of_content(first);
-    let mut c = Cur {
-        src: line.src,
-        pos: first + 1,
-        end: content_end,
-    };
+    let mut c = Cur::new(line, first + 1, content_end);
     let open = first..first + 1;
     let (symbol, symbol_span) = c.symbol("§2")?;
-    c.blank();
+    c.skip_blanks();
     let value = match c.peek() {
         Some(b')') => None,
         Some(b'x') => {
@@ -423,7 +382,7 @@ fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic>
         }
         _ => return Err(c.expected("a value (an integer, `x` or `y`) or `)`", "§2")),
     };
-    c.blank();
+    c.skip_blanks();
     if !c.eat(b')') {
         let d = if c.peek().is_none() {
             Diagnostic::error(open, "unclosed `(` in a piece definition: expected `)`")
@@ -434,11 +393,11 @@ fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic>
         };
         return Err(d);
     }
-    c.blank();
+    c.skip_blanks();
     if !c.eat(b':') {
         return Err(c.expected("`:` before the notation", "§2"));
     }
-    c.blank();
+    c.skip_blanks();
     let nstart = c.pos;
     let notation = notation::parse(line.src, nstart, content_end)?;
     Ok(Definition {
@@ -552,11 +511,7 @@ fn parse_row(line: &Line, first: usize) -> Result<Row, Diagnostic> {
 /// `Turn n C: …` (§5).
 fn parse_move(line: &Line, first: usize) -> Result<MoveLine, Diagnostic> {
     let content_end = line.end_of_content(first);
-    let mut c = Cur {
-        src: line.src,
-        pos: first,
-        end: content_end,
-    };
+    let mut c = Cur::new(line, first, content_end);
     if !c.word("Turn") {
         return Err(c.expected("`Turn`", "§5"));
     }
@@ -566,26 +521,26 @@ fn parse_move(line: &Line, first: usize) -> Result<MoveLine, Diagnostic> {
             Diagnostic::error(turn_span, "turns are numbered from 1 (§5)").with_label("turn 0"),
         );
     }
-    c.blank();
+    c.skip_blanks();
     let colour = match c.peek() {
         Some(b'W') => Colour::White,
         Some(b'B') => Colour::Black,
         _ => return Err(c.expected("the colour `W` or `B`", "§5")),
     };
     c.pos += 1;
-    c.blank();
+    c.skip_blanks();
     if !c.eat(b':') {
         return Err(c.expected("`:` after the colour", "§5"));
     }
     let symbol = c.symbol("§5")?;
     let square = c.square("§5")?;
-    c.blank();
+    c.skip_blanks();
     let body = if c.eat(b'-') {
         if !c.eat(b'>') {
             return Err(c.expected("`->`", "§5.1"));
         }
         let to = c.square("§5.1")?;
-        c.blank();
+        c.skip_blanks();
         let promote = if c.eat(b'=') {
             Some(c.symbol("§5.1")?)
         } else {
@@ -599,7 +554,7 @@ fn parse_move(line: &Line, first: usize) -> Result<MoveLine, Diagnostic> {
             promote,
         }
     } else if c.word("checks") {
-        c.blank();
+        c.skip_blanks();
         if !c.word("turn") {
             return Err(c.expected("`turn` after `checks`", "§5.3"));
         }

@@ -3,6 +3,7 @@
 //! one bad line never hides errors on the others.
 
 use super::ast::{Command, LabelAt, Name, Operand, PieceKind, Program, Span, Statement, Suffix};
+use crate::common::cursor::{Cursor, deref_cursor};
 use crate::common::diagnostic::Diagnostic;
 use crate::common::source;
 
@@ -19,9 +20,13 @@ pub fn parse(source: &str) -> (Program, Vec<Diagnostic>) {
             continue; // §1: blank lines and comments
         }
         let mut parser = LineParser {
-            text: line.text,
-            base: line.start,
-            pos: line.text.len() - body.len(),
+            cur: Cursor::new(
+                line.text,
+                line.start,
+                line.text.len() - body.len(),
+                line.text.len(),
+                "the end of the line",
+            ),
             label: None,
         };
         let parsed = parser.statement();
@@ -55,51 +60,17 @@ fn is_word_byte(b: u8) -> bool {
 const LETTERS_HELP: &str = "piece letters are K Q R B N P (white) and k q r b n p (black) (§2)";
 
 struct LineParser<'a> {
-    text: &'a str,
-    /// Offset of `text` in the whole source.
-    base: usize,
-    /// Cursor in `text`.
-    pos: usize,
+    /// The cursor in the line's text (spans in the whole source).
+    cur: Cursor<'a>,
     /// The label, once read (kept even when the rest of the line is bad).
     label: Option<(i64, Span)>,
 }
 
 type Parsed<T> = Result<T, Diagnostic>;
 
+deref_cursor!(LineParser, cur);
+
 impl LineParser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.text.as_bytes().get(self.pos).copied()
-    }
-
-    fn skip_blanks(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t')) {
-            self.pos += 1;
-        }
-    }
-
-    fn span(&self, from: usize, to: usize) -> Span {
-        self.base + from..self.base + to
-    }
-
-    /// Span of the character at the cursor (a whole UTF-8 character), or an
-    /// empty span at the end of the line.
-    fn here(&self) -> Span {
-        let len = self.text[self.pos..]
-            .chars()
-            .next()
-            .map_or(0, char::len_utf8);
-        self.span(self.pos, self.pos + len)
-    }
-
-    /// What is at the cursor, for messages: "`@`" or "the end of the line".
-    fn found(&self) -> String {
-        match self.text[self.pos..].chars().next() {
-            Some(c) if c.is_control() || c == '\u{FFFD}' => format!("{:?}", c),
-            Some(c) => format!("`{c}`"),
-            None => "the end of the line".to_string(),
-        }
-    }
-
     fn word(&mut self) -> Option<(usize, usize)> {
         let start = self.pos;
         while self.peek().is_some_and(is_word_byte) {
