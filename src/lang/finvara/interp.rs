@@ -32,7 +32,7 @@ pub fn run(
         w.end(&game);
     }
     if output.flush().is_err() && outcome == Outcome::Halted {
-        return Outcome::RuntimeError(format!("error: {}", fin_board::CANNOT_WRITE));
+        return Outcome::RuntimeError(fin_board::RuntimeError::WRITE_FAILED.to_string());
     }
     outcome
 }
@@ -70,7 +70,7 @@ fn execute(
         match game.game_over() {
             Ok(true) => return Outcome::Halted,
             Ok(false) => {}
-            Err(line) => return Outcome::RuntimeError(line),
+            Err(e) => return Outcome::RuntimeError(e.to_string()),
         }
         let Some(m) = program.moves.get(pc) else {
             return Outcome::Halted;
@@ -104,7 +104,7 @@ fn execute(
                         }
                         pc += if skips { 2 } else { 1 };
                     }
-                    Err(line) => return Outcome::RuntimeError(line),
+                    Err(e) => return Outcome::RuntimeError(e.to_string()),
                 }
             }
             Action::Place {

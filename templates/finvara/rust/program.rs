@@ -20,12 +20,12 @@ static ICP_KINDS: [icp_rt::Kind<'static>; {{ nkinds }}] = [
 // {{ width }} columns x {{ height }} rows, row a (1) first
 {{ cells }}
 
-/// Runs the moves; Err holds the runtime error line.
+/// Runs the moves; Err holds the runtime error (§6).
 fn icp_run(
     game: &mut icp_rt::Game<'_>,
     {{ input }}: &mut dyn std::io::BufRead,
     {{ output }}: &mut dyn std::io::Write,
-) -> Result<(), String> {
+) -> Result<(), icp_rt::RuntimeError> {
 {%- if cases.is_empty() %}
     // No moves: the game is still checked once (§5.4).
     game.game_over()?;
@@ -57,13 +57,11 @@ fn main() {
     let result = icp_run(&mut game, &mut input, &mut output);
     let flushed = output.flush();
     let failure = match result {
-        Err(line) => Some(line),
-        Ok(()) => flushed
-            .err()
-            .map(|_| "error: cannot write standard output".to_string()),
+        Err(error) => Some(error),
+        Ok(()) => flushed.err().map(|_| icp_rt::RuntimeError::WRITE_FAILED),
     };
-    if let Some(line) = failure {
-        let _ = writeln!(std::io::stderr(), "{}", line);
+    if let Some(error) = failure {
+        let _ = writeln!(std::io::stderr(), "{error}");
         std::process::exit(1);
     }
 }

@@ -112,14 +112,75 @@ pub fn colour_name(colour: usize) -> &'static str {
     }
 }
 
-/// The runtime error line of §6: `error: turn T C: cause`. A write
-/// failure names no move (`error: cannot write standard output`): when
-/// buffered output reaches the system differs between back ends.
-pub fn fault(turn: u64, colour: usize, cause: &str) -> String {
-    if cause == CANNOT_WRITE {
-        return format!("error: {cause}");
+/// The cause of a runtime error (§6); its text is [`Fault::cause`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Input text that is not an integer (§4).
+    NotANumber,
+    /// Input beyond 64 bits (§4).
+    OutOfRange,
+    /// Standard input failed.
+    CannotRead,
+    /// Standard output failed.
+    CannotWrite,
+    /// An allocation failed.
+    NoMemory,
+}
+
+impl Fault {
+    /// The text of the cause, as every back end prints it.
+    pub fn cause(self) -> &'static str {
+        match self {
+            Fault::NotANumber => NOT_A_NUMBER,
+            Fault::OutOfRange => OUT_OF_RANGE,
+            Fault::CannotRead => CANNOT_READ,
+            Fault::CannotWrite => CANNOT_WRITE,
+            Fault::NoMemory => NO_MEMORY,
+        }
     }
-    format!("error: turn {} {}: {}", turn, colour_name(colour), cause)
+}
+
+/// A runtime error (§6): its cause and the move that met it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuntimeError {
+    /// The turn of the move tried last.
+    pub turn: u64,
+    /// Its colour (0 white, 1 black).
+    pub colour: usize,
+    /// What went wrong.
+    pub fault: Fault,
+}
+
+impl std::fmt::Display for RuntimeError {
+    /// The runtime error line of §6: `error: turn T C: cause`. A write
+    /// failure names no move (`error: cannot write standard output`): when
+    /// buffered output reaches the system differs between back ends.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let cause = self.fault.cause();
+        if self.fault == Fault::CannotWrite {
+            return write!(f, "error: {cause}");
+        }
+        let colour = colour_name(self.colour);
+        write!(f, "error: turn {} {colour}: {cause}", self.turn)
+    }
+}
+
+impl RuntimeError {
+    /// Standard output failed: the line names no move.
+    pub const WRITE_FAILED: RuntimeError = RuntimeError {
+        turn: 0,
+        colour: 0,
+        fault: Fault::CannotWrite,
+    };
+}
+
+/// The runtime error `fault` met by the move of `colour` in `turn`.
+fn fault(turn: u64, colour: usize, fault: Fault) -> RuntimeError {
+    RuntimeError {
+        turn,
+        colour,
+        fault,
+    }
 }
 
 /// Input text that is not an integer (§4).
@@ -135,7 +196,7 @@ pub const NO_MEMORY: &str = "memory exhausted";
 
 /// An allocation of the search or of a stack failed. Every allocation
 /// after `Game::new` goes through `try_reserve`, so running out of memory
-/// is the runtime error [`NO_MEMORY`], never an abort.
+/// is the runtime error [`Fault::NoMemory`], never an abort.
 #[derive(Debug)]
 struct Oom;
 
@@ -576,10 +637,10 @@ impl<'a> Game<'a> {
     }
 
     /// Pushes `v` on the stack of `colour`; a stack that cannot grow is
-    /// the runtime error [`NO_MEMORY`].
-    fn push(&mut self, colour: usize, v: i64) -> Result<(), &'static str> {
+    /// the runtime error [`Fault::NoMemory`].
+    fn push(&mut self, colour: usize, v: i64) -> Result<(), Fault> {
         let stack = &mut self.stacks[colour];
-        stack.try_reserve(1).map_err(|_| NO_MEMORY)?;
+        stack.try_reserve(1).map_err(|_| Fault::NoMemory)?;
         stack.push(v);
         Ok(())
     }
@@ -625,7 +686,7 @@ impl<'a> Game<'a> {
     /// True when a player has lost (§5.4): all of its royal pieces are
     /// attacked, or it has none. Checked before every move. Err(line):
     /// memory ran out during the check (§6), naming the last move tried.
-    pub fn game_over(&mut self) -> Result<bool, String> {
+    pub fn game_over(&mut self) -> Result<bool, RuntimeError> {
         if let Some(over) = self.over {
             return Ok(over);
         }
@@ -648,7 +709,7 @@ impl<'a> Game<'a> {
                         1 - colour,
                         &mut self.scratch,
                     )
-                    .map_err(|Oom| fault(self.turn, self.colour, NO_MEMORY))?
+                    .map_err(|Oom| fault(self.turn, self.colour, Fault::NoMemory))?
                     {
                         hit += 1;
                     } else {
@@ -682,11 +743,11 @@ impl<'a> Game<'a> {
         mv: [i32; 4],
         input: &mut dyn BufRead,
         output: &mut dyn Write,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, RuntimeError> {
         let [kind, from, to, promo] = mv;
         self.turn = turn;
         self.colour = colour;
-        let oom = |Oom| fault(turn, colour, NO_MEMORY);
+        let oom = |Oom| fault(turn, colour, Fault::NoMemory);
         let me = colour as i32;
         if self.board[from as usize] != piece(kind, me) {
             return Ok(false);
@@ -759,7 +820,7 @@ impl<'a> Game<'a> {
         colour: usize,
         input: &mut dyn BufRead,
         output: &mut dyn Write,
-    ) -> Result<(), &'static str> {
+    ) -> Result<(), Fault> {
         match action {
             0 => {
                 let a = self.pop(colour);
@@ -777,13 +838,13 @@ impl<'a> Game<'a> {
                 self.push(colour, i64::from(a == b))?;
             }
             3 => {
-                output.flush().map_err(|_| CANNOT_WRITE)?;
+                output.flush().map_err(|_| Fault::CannotWrite)?;
                 let v = read_number(input)?;
                 self.push(colour, v)?;
             }
             4 => {
                 let v = self.top(colour);
-                writeln!(output, "{}", v).map_err(|_| CANNOT_WRITE)?;
+                writeln!(output, "{}", v).map_err(|_| Fault::CannotWrite)?;
             }
             _ => {
                 self.pop(colour);
@@ -800,13 +861,13 @@ fn is_blank(b: u8) -> bool {
 /// §4 action 3: reads one whitespace-separated integer. End of input
 /// gives -1; a word that is not `[+-]?[0-9]+` or does not fit in 64 bits
 /// is an error.
-pub fn read_number(input: &mut dyn BufRead) -> Result<i64, &'static str> {
+pub fn read_number(input: &mut dyn BufRead) -> Result<i64, Fault> {
     // Skip blanks.
     loop {
         let buf = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return Err(CANNOT_READ),
+            Err(_) => return Err(Fault::CannotRead),
         };
         if buf.is_empty() {
             return Ok(-1);
@@ -828,7 +889,7 @@ pub fn read_number(input: &mut dyn BufRead) -> Result<i64, &'static str> {
         let buf = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return Err(CANNOT_READ),
+            Err(_) => return Err(Fault::CannotRead),
         };
         if buf.is_empty() {
             break;
@@ -863,11 +924,11 @@ pub fn read_number(input: &mut dyn BufRead) -> Result<i64, &'static str> {
         }
     }
     if bad || digits == 0 {
-        return Err(NOT_A_NUMBER);
+        return Err(Fault::NotANumber);
     }
     let limit: u64 = if negative { 1 << 63 } else { (1 << 63) - 1 };
     if overflow || magnitude > limit {
-        return Err(OUT_OF_RANGE);
+        return Err(Fault::OutOfRange);
     }
     if negative {
         Ok((magnitude as i64).wrapping_neg())
