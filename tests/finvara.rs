@@ -1,14 +1,9 @@
 //! Finvara integration tests (spec: shared/spec/finvara.md; § numbers below
 //! refer to it).
 //!
-//! - Every program in tests/programs/finvara (NAME.fin with NAME.in,
-//!   NAME.out, NAME.status and, for runtime errors, NAME.err: the error
-//!   line), every example and every shared conformance case runs through
-//!   the interpreter and must match.
-//! - The same programs are compiled to C (`cc -std=c99 -Wall -Wextra
-//!   -Wpedantic -Werror`) and to Rust (`rustc --edition 2021 -O -D
-//!   warnings`); all three must agree byte for byte on stdout, exit status
-//!   and the runtime error line.
+//! - Every program (examples, tests/programs/finvara, the shared cases)
+//!   runs in the interpreter, C and Rust in tests/e2e.rs, with the other
+//!   languages; here: what is Finvara's own.
 //! - Every file in tests/programs/finvara/errors (first line
 //!   `# error: LINE: …`) and shared/conformance/finvara-errors must be
 //!   rejected with a diagnostic on that line.
@@ -23,81 +18,22 @@ use icp2c::lang::Lang;
 use icp2c::lang::finvara;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use support::Case;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// One program with its expected behaviour.
-#[derive(Clone, Debug)]
-struct Case {
-    name: String,
-    path: PathBuf,
-    input: Vec<u8>,
-    want_out: Vec<u8>,
-    want_status: i32,
-    want_err: Option<String>,
-}
-
-fn read_or(path: &Path, default: &[u8]) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|_| default.to_vec())
-}
-
-fn cases_in(dir: &Path) -> Vec<Case> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for path in paths {
-        if path.extension().and_then(|e| e.to_str()) != Some("fin") {
-            continue;
-        }
-        let base = path.with_extension("");
-        let status = String::from_utf8(read_or(&base.with_extension("status"), b"0")).unwrap();
-        out.push(Case {
-            name: path.file_name().unwrap().to_string_lossy().into_owned(),
-            path: path.clone(),
-            input: read_or(&base.with_extension("in"), b""),
-            want_out: read_or(&base.with_extension("out"), b""),
-            want_status: status.trim().parse().unwrap_or(0),
-            want_err: std::fs::read_to_string(base.with_extension("err"))
-                .ok()
-                .map(|s| s.trim_end().to_string()),
-        });
-    }
-    out
-}
-
-/// The examples, with inputs and expected outputs.
-fn example_cases() -> Vec<Case> {
-    let ex = root().join("examples");
-    let case = |file: &str, input: &str, out: &str| Case {
-        name: format!("examples/{file}"),
-        path: ex.join(file),
-        input: input.as_bytes().to_vec(),
-        want_out: out.as_bytes().to_vec(),
-        want_status: 0,
-        want_err: None,
-    };
-    vec![
-        case("seed_truth_machine.fin", "1\n", "1\n"),
-        case("seed_truth_machine.fin", "0\n", "0\n"),
-        case("seed_pieces.fin", "", "0\n20\n"),
-        case("add.fin", "40 2\n", "42\n"),
-        case("countdown.fin", "5\n", "5\n4\n3\n2\n1\n"),
-        case("check_ends.fin", "7 7\n", "1\n"),
-        case("check_ends.fin", "7 8\n", "0\n"),
-    ]
-}
-
+/// Every Finvara program: examples, the project's and the shared cases.
 fn all_cases() -> Vec<Case> {
-    let mut cases = cases_in(&root().join("tests/programs/finvara"));
-    cases.extend(example_cases());
-    support::note_if_shared_missing("../shared/conformance/finvara");
-    cases.extend(cases_in(&root().join("../shared/conformance/finvara")));
-    cases
+    support::cases(
+        &[
+            "examples",
+            "tests/programs/finvara",
+            "../shared/conformance/finvara",
+        ],
+        "fin",
+    )
 }
 
 fn check_file(path: &Path) -> finvara::Checked {
@@ -132,48 +68,17 @@ fn interpret(case: &Case) -> (Vec<u8>, i32, Option<String>) {
 }
 
 #[test]
-fn programs_run_in_the_interpreter() {
-    let cases = all_cases();
-    assert!(cases.len() >= 20, "only {} cases found", cases.len());
-    let mut failures = Vec::new();
-    for case in &cases {
-        let (out, status, err) = interpret(case);
-        if out != case.want_out || status != case.want_status {
-            failures.push(format!(
-                "{}: status {status} (want {}), stdout:\n{}--- want:\n{}",
-                case.name,
-                case.want_status,
-                String::from_utf8_lossy(&out),
-                String::from_utf8_lossy(&case.want_out)
-            ));
-        }
-        if let Some(want) = &case.want_err
-            && err.as_deref() != Some(want.as_str())
-        {
-            failures.push(format!("{}: error line {err:?}, want {want:?}", case.name));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-}
-
-#[test]
 fn runtime_errors_name_the_turn_and_colour() {
-    let dir = root().join("tests/programs/finvara");
-    let case = cases_in(&dir)
-        .into_iter()
-        .find(|c| c.name == "input_not_number.fin")
-        .unwrap();
-    let (_, status, err) = interpret(&case);
+    let cases = support::cases(&["tests/programs/finvara"], "fin");
+    let find = |name: &str| cases.iter().find(|c| c.name == name).unwrap();
+    let case = find("input_not_number");
+    let (_, status, err) = interpret(case);
     assert_eq!(status, 1);
     assert_eq!(
         err.as_deref(),
         Some("error: turn 2 W: input is not a number (§4)")
     );
-    let case = cases_in(&dir)
-        .into_iter()
-        .find(|c| c.name == "input_out_of_range.fin")
-        .unwrap();
-    let (_, _, err) = interpret(&case);
+    let (_, _, err) = interpret(find("input_out_of_range"));
     assert_eq!(
         err.as_deref(),
         Some("error: turn 1 B: input number is outside the signed 64-bit range (§4)")
@@ -575,29 +480,6 @@ fn scratch_dir(tag: &str) -> PathBuf {
     dir
 }
 
-/// Runs an executable with the case's input: (stdout, status, stderr).
-fn run_exe(exe: &Path, input: &[u8]) -> (Vec<u8>, i32, String) {
-    use std::io::Write;
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let data = input.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&data);
-    });
-    let out = child.wait_with_output().unwrap();
-    let _ = writer.join();
-    (
-        out.stdout,
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// Builds `program` as `dir/{stem}_c` (strict C flags plus `c_opt`) and
 /// `dir/{stem}_rs` (`rustc -O -D warnings`): each executable, or the
 /// compiler's complaint.
@@ -649,70 +531,6 @@ fn build_both(
             ),
         ),
     ]
-}
-
-/// Compiles one case to C and Rust and compares both with the interpreter.
-fn end_to_end(case: &Case, index: usize, dir: &Path) -> Vec<String> {
-    let mut failures = Vec::new();
-    let checked = check_file(&case.path);
-    let (want_out, want_status, want_err) = interpret(case);
-    let want_err = want_err.unwrap_or_default();
-    let name = case
-        .path
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    for (target, exe) in build_both(&checked.program, &name, dir, &format!("p{index}"), "-O1") {
-        match exe {
-            Err(e) => failures.push(format!("{}: {e}", case.name)),
-            Ok(exe) => {
-                let (out, status, err) = run_exe(&exe, &case.input);
-                if out != want_out || status != want_status || err.trim_end() != want_err {
-                    failures.push(format!(
-                        "{} [{target}]: status {status} (want {want_status}), stderr {err:?} (want {want_err:?}), stdout:\n{}",
-                        case.name,
-                        String::from_utf8_lossy(&out)
-                    ));
-                }
-            }
-        }
-    }
-    failures
-}
-
-#[test]
-fn generated_c_and_rust_agree_with_the_interpreter() {
-    if !tool_works("cc", "--version") || !tool_works("rustc", "--version") {
-        eprintln!("skipped: cc or rustc is missing");
-        return;
-    }
-    let cases = all_cases();
-    let dir = scratch_dir("e2e");
-    let threads = std::thread::available_parallelism()
-        .map_or(2, |n| n.get())
-        .clamp(1, 4);
-    let failures: Vec<String> = std::thread::scope(|s| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let cases = &cases;
-                let dir = &dir;
-                s.spawn(move || {
-                    let mut f = Vec::new();
-                    for (i, case) in cases.iter().enumerate().filter(|(i, _)| i % threads == t) {
-                        f.extend(end_to_end(case, i, dir));
-                    }
-                    f
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap())
-            .collect()
-    });
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// A program that grows white's stack forever: the reader falls into a

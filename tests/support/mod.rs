@@ -30,6 +30,8 @@ pub struct Case {
     /// Expected stdout, when a `.out` file exists.
     pub want_out: Option<Vec<u8>>,
     pub want_status: i32,
+    /// The expected runtime error line, when a `.err` file exists.
+    pub want_err: Option<String>,
 }
 
 /// What a run printed and how it ended.
@@ -86,6 +88,7 @@ pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
                             .expect("a .status file holds a number")
                     })
                     .unwrap_or(0),
+                want_err: read("err").map(|e| String::from_utf8_lossy(&e).trim_end().to_string()),
                 path,
             });
         }
