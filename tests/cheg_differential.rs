@@ -14,8 +14,9 @@ use icp2c::codegen::{Layout, Target};
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;
 use support::Ran;
-use support::cheg_gen::{cheg_position, cheg_program, uci_session};
+use support::cheg_gen::{cheg_position, uci_session};
 use support::progen::Rng;
+use support::progen::generate;
 
 struct Case {
     source: String,
@@ -49,9 +50,9 @@ fn cases() -> Vec<Case> {
     let mut rng = Rng(0x0c4e_6197_3000_0001);
     (0..count)
         .map(|_| {
-            let subs = rng.below(4);
             let size = 4 + rng.below(10);
-            let source = cheg_program(&mut rng, subs, size);
+            let generated = generate(Language::Cheg, &mut rng, size);
+            let source = generated.source;
             let program = match driver::check(Language::Cheg, &source) {
                 Ok(checked) => checked.program,
                 Err(e) => panic!(

@@ -24,7 +24,7 @@ use icp2c::driver::{self, Language};
 use support::batch::{
     Prog, build_c, build_rust_batch, c_flags, compare, interpret, run_batch, sanitizing,
 };
-use support::progen::{Rng, fin_program, icp_program};
+use support::progen::{self, Rng};
 use support::{Ran, parallel, run_exe};
 
 /// Statements (InfChessPro) or moves (Finvara) after which a generated
@@ -61,23 +61,15 @@ fn generate(lang: Language, n: usize, seed: u64) -> Vec<(Prog, Ran)> {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let g = match lang {
-                Language::InfChessPro => {
-                    // Now and then a long program: over 512 statements
-                    // the C back end cuts the program into functions.
-                    let size = if rng.chance(3) {
-                        300 + rng.below(100)
-                    } else {
-                        8 + rng.below(40)
-                    };
-                    icp_program(&mut rng, size)
-                }
-                Language::Finvara => {
-                    let turns = 3 + rng.below(14);
-                    fin_program(&mut rng, turns)
-                }
-                Language::Cheg => panic!("CHEG engines are compared in tests/cheg.rs"),
+            let size = match lang {
+                // Now and then a long program: over 512 statements the C
+                // back end cuts the program into functions.
+                Language::InfChessPro if rng.chance(3) => 300 + rng.below(100),
+                Language::InfChessPro => 8 + rng.below(40),
+                Language::Finvara => 3 + rng.below(14),
+                Language::Cheg => panic!("CHEG engines are compared in tests/cheg_differential.rs"),
             };
+            let g = progen::generate(lang, &mut rng, size);
             let prog = Prog {
                 name: format!("{}_{i}", lang.name().to_lowercase()),
                 lang,
@@ -270,7 +262,7 @@ fn generators_make_valid_programs() {
     let mut rng = Rng(seed());
     for i in 0..600 {
         let size = 1 + rng.below(60);
-        let g = icp_program(&mut rng, size);
+        let g = progen::generate(Language::InfChessPro, &mut rng, size);
         let checked = driver::check(Language::InfChessPro, &g.source);
         assert!(checked.is_ok(), "icp program {i} rejected:\n{}", g.source);
         let program = checked.unwrap().program;
@@ -280,7 +272,7 @@ fn generators_make_valid_programs() {
             g.source
         );
         let turns = 1 + rng.below(20);
-        let g = fin_program(&mut rng, turns);
+        let g = progen::generate(Language::Finvara, &mut rng, turns);
         match driver::check(Language::Finvara, &g.source) {
             Ok(c) => assert!(
                 interpret(&c.program, &g.input, MAX_STEPS).is_some(),

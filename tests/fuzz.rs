@@ -21,7 +21,7 @@ use icp2c::{diagnostic, source};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use support::progen::{EDGES, HOSTILE, Rng, fin_program, icp_program};
+use support::progen::{EDGES, HOSTILE, Rng, generate};
 use support::root;
 
 /// One input's whole trip through the front end and back ends.
@@ -491,18 +491,12 @@ fn batch(lang: Language, n: usize, seed: u64) -> Vec<(Language, Vec<u8>)> {
                 s.into_bytes()
             }
             2 | 3 => {
-                let source = match lang {
-                    Language::InfChessPro => {
-                        let size = 1 + rng.below(30);
-                        icp_program(&mut rng, size).source.into_bytes()
-                    }
-                    Language::Finvara => {
-                        let turns = 1 + rng.below(8);
-                        fin_program(&mut rng, turns).source.into_bytes()
-                    }
-                    // No generator of CHEG programs: mutate a seed.
-                    Language::Cheg => seeds[rng.below(seeds.len())].clone(),
+                let size = match lang {
+                    Language::InfChessPro => 1 + rng.below(30),
+                    Language::Finvara => 1 + rng.below(8),
+                    Language::Cheg => 2 + rng.below(8),
                 };
+                let source = generate(lang, &mut rng, size).source.into_bytes();
                 let other = seeds[rng.below(seeds.len())].clone();
                 mutate(&mut rng, &source, &tokens, &other)
             }

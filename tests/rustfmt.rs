@@ -118,7 +118,7 @@ fn random_cheg_programs_are_rustfmt_clean() {
     let mut rng = support::progen::Rng(0x00c4_e6f0);
     let programs: Vec<(String, String)> = (0..60)
         .map(|i| {
-            let source = support::cheg_gen::cheg_program(&mut rng, 1 + i % 4, 6 + i % 20);
+            let source = support::progen::generate(Language::Cheg, &mut rng, 6 + i % 20).source;
             (format!("random{i}.cheg"), source)
         })
         .collect();

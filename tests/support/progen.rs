@@ -104,6 +104,25 @@ pub struct Generated {
     pub input: Vec<u8>,
 }
 
+/// The one interface to the generators of every language (issue 10): a
+/// random valid program of `lang` of about `size` (InfChessPro statements,
+/// Finvara turns, CHEG statements per subroutine and entry) and an input
+/// for it (standard input; for CHEG, a UCI session to feed the engine).
+pub fn generate(lang: Language, rng: &mut Rng, size: usize) -> Generated {
+    match lang {
+        Language::InfChessPro => icp_program(rng, size),
+        Language::Finvara => fin_program(rng, size),
+        Language::Cheg => {
+            let subs = rng.below(4);
+            let source = super::cheg_gen::cheg_program(rng, subs, size);
+            Generated {
+                source,
+                input: super::cheg_gen::uci_session(rng),
+            }
+        }
+    }
+}
+
 struct IcpGen<'r> {
     rng: &'r mut Rng,
     names: Vec<String>,
