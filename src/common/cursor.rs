@@ -59,6 +59,37 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Steps over a run of ASCII digits: `None` when there is none at the
+    /// cursor, else `Some` of its value, itself `None` when the value does
+    /// not fit in a u64.
+    pub fn digits(&mut self) -> Option<Option<u64>> {
+        let start = self.pos;
+        let mut value = Some(0u64);
+        while let Some(b @ b'0'..=b'9') = self.peek() {
+            let digit = u64::from(b - b'0');
+            value = value
+                .and_then(|v| v.checked_mul(10))
+                .and_then(|v| v.checked_add(digit));
+            self.pos += 1;
+        }
+        (self.pos > start).then_some(value)
+    }
+
+    /// Steps over `-?[0-9]+`: `None` when no digit follows (the cursor is
+    /// then after the `-`, if there was one), else `Some` of its value,
+    /// itself `None` when the value is outside the i64 range.
+    pub fn signed_number(&mut self) -> Option<Option<i64>> {
+        let negative = self.eat(b'-');
+        let magnitude = self.digits()?;
+        Some(magnitude.and_then(|m| {
+            if negative {
+                0i64.checked_sub_unsigned(m)
+            } else {
+                i64::try_from(m).ok()
+            }
+        }))
+    }
+
     /// The end of the character that starts at `at` (`at` itself at the
     /// end): a one-character span is `at..char_end(at)`.
     pub fn char_end(&self, at: usize) -> usize {
@@ -143,6 +174,19 @@ mod tests {
         assert_eq!(c.here(), 17..17);
         assert_eq!(c.found(), "the end of the line");
         assert_eq!(char_end("aé", 1), 3);
+        let mut n = Cursor::new("12x 99999999999999999999", 0, 0, 24, "");
+        assert_eq!(n.digits(), Some(Some(12)));
+        assert_eq!(n.digits(), None);
+        n.pos = 4;
+        assert_eq!(n.digits(), Some(None));
+        assert_eq!(n.pos, 24);
+        let mut m = Cursor::new("-9223372036854775808 9223372036854775808 -x", 0, 0, 43, "");
+        assert_eq!(m.signed_number(), Some(Some(i64::MIN)));
+        m.pos += 1;
+        assert_eq!(m.signed_number(), Some(None));
+        m.pos += 1;
+        assert_eq!(m.signed_number(), None);
+        assert_eq!(m.pos, 42);
         assert_eq!(char_end("a", 1), 1);
     }
 }

@@ -364,67 +364,30 @@ impl Parser<'_> {
                 .error(self.here(), format!("{what} cannot be negative"))
                 .with_label("leap distances are 0 or more"));
         }
-        let mut v: u64 = 0;
-        let mut overflow = false;
-        while let Some(b @ b'0'..=b'9') = self.peek() {
-            match v
-                .checked_mul(10)
-                .and_then(|x| x.checked_add(u64::from(b - b'0')))
-            {
-                Some(x) => v = x,
-                None => overflow = true,
-            }
-            self.pos += 1;
-        }
-        if self.pos == start {
+        let Some(value) = self.digits() else {
             return Err(self.expected(what));
-        }
-        if overflow {
-            return Err(self
-                .error(start..self.pos, format!("{what} is too large"))
-                .with_label("does not fit in 64 bits"));
-        }
-        Ok(v)
+        };
+        value.ok_or_else(|| {
+            self.error(start..self.pos, format!("{what} is too large"))
+                .with_label("does not fit in 64 bits")
+        })
     }
 
     /// `-?[0-9]+` as i64.
     fn signed(&mut self, what: &str) -> Result<i64, Diagnostic> {
         self.skip_blanks();
         let start = self.pos;
-        let negative = self.peek() == Some(b'-');
-        if negative {
-            self.pos += 1;
-        }
-        if !matches!(self.peek(), Some(b'0'..=b'9')) {
+        let Some(value) = self.signed_number() else {
             self.pos = start;
             return Err(self.expected(what));
-        }
-        let mut v: i64 = 0;
-        let mut overflow = false;
-        while let Some(b @ b'0'..=b'9') = self.peek() {
-            let d = i64::from(b - b'0');
-            let next = v.checked_mul(10).and_then(|x| {
-                if negative {
-                    x.checked_sub(d)
-                } else {
-                    x.checked_add(d)
-                }
-            });
-            match next {
-                Some(x) => v = x,
-                None => overflow = true,
-            }
-            self.pos += 1;
-        }
-        if overflow {
-            return Err(self
-                .error(
-                    start..self.pos,
-                    format!("{what} is outside the signed 64-bit range"),
-                )
-                .with_label("too large"));
-        }
-        Ok(v)
+        };
+        value.ok_or_else(|| {
+            self.error(
+                start..self.pos,
+                format!("{what} is outside the signed 64-bit range"),
+            )
+            .with_label("too large")
+        })
     }
 
     fn leap(&mut self) -> Result<Node, Diagnostic> {

@@ -254,27 +254,15 @@ impl<'s> Cur<'s> {
     fn number(&mut self, what: &str, section: &str) -> Result<(u64, Span), Diagnostic> {
         self.skip_blanks();
         let start = self.pos;
-        let mut v: u64 = 0;
-        let mut overflow = false;
-        while let Some(b @ b'0'..=b'9') = self.peek() {
-            match v
-                .checked_mul(10)
-                .and_then(|x| x.checked_add(u64::from(b - b'0')))
-            {
-                Some(x) => v = x,
-                None => overflow = true,
-            }
-            self.pos += 1;
-        }
-        if self.pos == start {
+        let Some(value) = self.digits() else {
             return Err(self.expected(what, section));
-        }
-        if overflow {
+        };
+        let Some(v) = value else {
             return Err(
                 Diagnostic::error(start..self.pos, format!("{what} is too large"))
                     .with_label("does not fit in 64 bits"),
             );
-        }
+        };
         Ok((v, start..self.pos))
     }
 
@@ -295,18 +283,12 @@ impl<'s> Cur<'s> {
                 section,
             ));
         }
-        let digits = self.pos;
-        let mut col: u64 = 0;
-        while let Some(b @ b'0'..=b'9') = self.peek() {
-            col = col.saturating_mul(10).saturating_add(u64::from(b - b'0'));
-            self.pos += 1;
-        }
-        if self.pos == digits {
+        let Some(col) = self.digits().map(|c| c.unwrap_or(u64::MAX)) else {
             return Err(self.expected(
                 "the column number of the square (like the 2 of `c2`)",
                 section,
             ));
-        }
+        };
         if matches!(self.peek(), Some(b) if b.is_ascii_alphanumeric()) {
             return Err(self.expected("a blank after the square", section));
         }
@@ -351,33 +333,16 @@ fn parse_definition(line: &Line, first: usize) -> Result<Definition, Diagnostic>
         }
         Some(b'-' | b'0'..=b'9') => {
             let start = c.pos;
-            let negative = c.eat(b'-');
-            let mut v: i64 = 0;
-            let mut overflow = false;
-            while let Some(b @ b'0'..=b'9') = c.peek() {
-                let d = i64::from(b - b'0');
-                match v.checked_mul(10).and_then(|x| {
-                    if negative {
-                        x.checked_sub(d)
-                    } else {
-                        x.checked_add(d)
-                    }
-                }) {
-                    Some(x) => v = x,
-                    None => overflow = true,
-                }
-                c.pos += 1;
-            }
-            if c.pos == start + usize::from(negative) {
+            let Some(value) = c.signed_number() else {
                 return Err(c.expected("digits after `-`", "§2"));
-            }
-            if overflow {
+            };
+            let Some(v) = value else {
                 return Err(Diagnostic::error(
                     start..c.pos,
                     "piece value is outside the signed 64-bit range (§2)",
                 )
                 .with_label("too large"));
-            }
+            };
             Some(ValueAst::Int(v))
         }
         _ => return Err(c.expected("a value (an integer, `x` or `y`) or `)`", "§2")),

@@ -153,9 +153,7 @@ impl LineParser<'_> {
                     .with_note("every line that is not blank or a `#` comment is `<label>. <command>` (§1)"));
             }
         }
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.pos += 1;
-        }
+        self.digits();
         let span = self.span(start, self.pos);
         let digits = &self.text[start..self.pos];
         match digits.parse::<i64>() {
@@ -230,11 +228,7 @@ impl LineParser<'_> {
                 if self.peek() == Some(b'-') {
                     self.pos += 1;
                 }
-                let digits_start = self.pos;
-                while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-                    self.pos += 1;
-                }
-                if self.pos == digits_start {
+                if self.digits().is_none() {
                     return Err(Diagnostic::error(
                         self.here(),
                         format!("expected digits after `-`, found {}", self.found()),
