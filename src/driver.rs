@@ -93,6 +93,8 @@ impl Language {
 pub struct Program {
     language: Language,
     inner: Box<dyn AnyProgram>,
+    /// `-O0`: generate without the optimiser ([`Program::without_optimiser`]).
+    no_opt: bool,
 }
 
 impl fmt::Debug for Program {
@@ -160,6 +162,7 @@ fn check_as<L: Lang + 'static>(
                 program: Program {
                     language,
                     inner: Box::new(Held::<L>(program)),
+                    no_opt: false,
                 },
                 warnings,
             })
@@ -179,6 +182,14 @@ pub fn check(language: Language, source: &str) -> Result<Checked<Program>, Vec<D
 }
 
 impl Program {
+    /// The program generated and run as written, without the language's
+    /// optimiser (`-O0`, issue 13): for debugging, and for tests that
+    /// compare optimised with unoptimised runs.
+    pub fn without_optimiser(mut self) -> Program {
+        self.no_opt = true;
+        self
+    }
+
     /// The program's language.
     pub fn language(&self) -> Language {
         self.language
@@ -199,7 +210,11 @@ impl Program {
         errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
-        self.inner.run(input, output, errors, options)
+        let options = RunOptions {
+            no_opt: options.no_opt || self.no_opt,
+            ..options.clone()
+        };
+        self.inner.run(input, output, errors, &options)
     }
 
     /// Interprets the program with no language options: `max_steps`
@@ -212,6 +227,7 @@ impl Program {
     ) -> Outcome {
         let options = RunOptions {
             max_steps,
+            no_opt: self.no_opt,
             ..RunOptions::default()
         };
         match self
@@ -237,6 +253,7 @@ impl Program {
             layout,
             source_name,
             stem,
+            no_opt: self.no_opt,
         })
     }
 

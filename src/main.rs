@@ -75,6 +75,18 @@ struct Cli {
     /// Example: --lang fin
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
+    /// Optimisation level: -O1 (the default) summarises InfChessPro's slide
+    /// loops (`L. x;0,1?L`) into one step of the runtime, exactly as
+    /// stepping would end; -O0 generates and runs the program as written,
+    /// statement by statement (for debugging, and to compare).
+    #[arg(short = 'O', value_name = "LEVEL", default_value_t = 1, global = true,
+          value_parser = clap::value_parser!(u8).range(0..=1))]
+    opt_level: u8,
+
+    /// The same as -O0.
+    #[arg(long = "no-opt", global = true)]
+    no_opt: bool,
+
     /// Colour in diagnostics: auto (when standard error is a terminal and
     /// NO_COLOR is not set), always, never.
     #[arg(
@@ -329,6 +341,7 @@ fn main() -> ExitCode {
                     trace,
                     board,
                     glyphs: glyphs.resolve(),
+                    no_opt: cli.no_opt || cli.opt_level == 0,
                 },
                 lang,
             )
@@ -525,6 +538,11 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     };
     let Some(program) = check(&src, language(path, cli.lang)) else {
         return ExitCode::from(REJECTED);
+    };
+    let program = if cli.no_opt || cli.opt_level == 0 {
+        program.without_optimiser()
+    } else {
+        program
     };
     if cli.check {
         return ExitCode::SUCCESS;

@@ -639,3 +639,26 @@ fn a_byte_order_mark_is_not_text_in_any_language() {
         );
     }
 }
+
+/// `-O0` / `--no-opt` (issue 13): generated code and runs without the
+/// optimiser; by default a slide loop is one call of the runtime.
+#[test]
+fn minus_o0_turns_the_optimiser_off() {
+    let prog = b"1. x=R0,0\n2. w=P0,9\n3. x;0,1?3\n4. %x\n";
+    let optimised = text(&icp2c(&["-"], prog).stdout);
+    assert!(
+        optimised.contains("icp_slide(0, 0, 1, UINT64_MAX)"),
+        "{optimised}"
+    );
+    for flag in ["-O0", "--no-opt"] {
+        let plain = text(&icp2c(&[flag, "-"], prog).stdout);
+        assert!(!plain.contains("icp_slide(0"), "{flag}: {plain}");
+        assert!(plain.contains("icp_move_name_by(0, 0, 1)"), "{flag}");
+        // The same steps either way: eight moves and the failing ninth.
+        let run = icp2c(&["run", flag, "-", "--max-steps", "9"], prog);
+        assert_eq!(run.status, 3, "{flag}");
+    }
+    assert_eq!(icp2c(&["run", "-", "--max-steps", "9"], prog).status, 3);
+    assert_eq!(text(&icp2c(&["run", "-"], prog).stdout), "1\n");
+    assert_eq!(icp2c(&["-O2", "-"], prog).status, 2, "only 0 and 1");
+}

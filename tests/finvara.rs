@@ -441,6 +441,7 @@ fn generated_code_is_deterministic_and_comments_are_safe() {
         layout: icp2c::codegen::Layout::Crate,
         source_name: name,
         stem: "stack_wrap",
+        no_opt: false,
     };
     let crate_files = finvara::Finvara::emit(&checked.program, &request).unwrap();
     let crate_files = &crate_files[1..];

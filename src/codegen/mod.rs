@@ -160,6 +160,9 @@ pub struct EmitRequest<'a> {
     pub source_name: &'a str,
     /// The source file's stem: a crate's package name is made from it.
     pub stem: &'a str,
+    /// `-O0` (`--no-opt`): generate the program as written, without the
+    /// language's optimiser (InfChessPro's, issue 13).
+    pub no_opt: bool,
 }
 
 /// A back end's answer when it cannot generate what was asked: the

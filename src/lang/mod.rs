@@ -47,6 +47,10 @@ pub struct RunOptions {
     pub board: bool,
     /// How traces and pictures draw pieces.
     pub glyphs: Glyphs,
+    /// `-O0` (`--no-opt`): run the program as written, without the
+    /// language's optimiser (InfChessPro's, issue 13); a traced run is
+    /// never optimised (it shows every statement).
+    pub no_opt: bool,
 }
 
 /// How `--trace` and `--board` draw a piece.

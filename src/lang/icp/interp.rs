@@ -144,6 +144,19 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
                 Command::MoveNameBy { name, drow, dcol } => board
                     .move_name_by(*name, v(*drow), v(*dcol))
                     .map_err(fail)?,
+                // Traced, one statement at a time: its success target is
+                // itself, so a step of it is the loop's statement.
+                Command::Slide { name, drow, dcol } if WATCH => {
+                    board.move_name_by(*name, *drow, *dcol).map_err(fail)?
+                }
+                Command::Slide { name, drow, dcol } => {
+                    // This execution and every one the budget allows after
+                    // it: n succeed, then (if n < most) one fails.
+                    let most = budget - steps + 1;
+                    let n = board.slide(*name, *drow, *dcol, most).map_err(fail)?;
+                    steps += n + u64::from(n < most) - 1;
+                    n == most
+                }
                 Command::Nothing => true,
                 Command::Text(text) => {
                     rt::write_text(out, text).map_err(fail)?;

@@ -111,6 +111,18 @@ pub enum Command {
         /// Column offset.
         dcol: Value,
     },
+    /// §4.4 again and again while it succeeds: a slide loop
+    /// (`L. name;dr,dc?L`) summarised by the optimiser
+    /// ([`super::opt::optimise`], issue 13). It runs as that many
+    /// statements would, then control goes to the failure target.
+    Slide {
+        /// Which pieces.
+        name: NameId,
+        /// Row offset of one step.
+        drow: i64,
+        /// Column offset of one step.
+        dcol: i64,
+    },
     /// §4.5.
     Nothing,
     /// §4.6: the text without its newline.

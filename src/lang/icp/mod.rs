@@ -7,6 +7,7 @@ pub mod ast;
 pub mod interp;
 pub mod ir;
 pub mod lower;
+pub mod opt;
 pub mod syntax;
 pub mod trace;
 pub mod validate;
@@ -65,14 +66,23 @@ impl Lang for InfChessPro {
             options.max_steps,
             trace::Watch::new(program, errors, options),
         );
-        Ok(interp::run(program, input, output, steps, watch.as_mut()))
+        // A traced run shows every statement: it is not optimised.
+        if options.no_opt || watch.is_some() {
+            return Ok(interp::run(program, input, output, steps, watch.as_mut()));
+        }
+        let optimised = opt::optimise(program.clone());
+        Ok(interp::run(&optimised, input, output, steps, None))
     }
 
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
-        emit_c_and_rust(Self::NAME, &BACKENDS, program, request)
+        if request.no_opt {
+            return emit_c_and_rust(Self::NAME, &BACKENDS, program, request);
+        }
+        let optimised = opt::optimise(program.clone());
+        emit_c_and_rust(Self::NAME, &BACKENDS, &optimised, request)
     }
 }
 

@@ -260,6 +260,8 @@ impl<'a> Watch<'a> {
                     None => format!("{} by {by}: no piece can move", self.name(*name)),
                 }
             }
+            // A traced run is not optimised: a slide loop is its statement.
+            Command::Slide { .. } => "slides".to_string(),
             Command::Nothing => "nothing".to_string(),
             Command::Text(text) => format!("prints {text:?}"),
             Command::Count(name) => format!("count {} = {}", self.name(*name), board.count(*name)),

@@ -129,6 +129,18 @@ fn icp_move_name_by(
 
 #[inline(never)]
 #[allow(dead_code)]
+fn icp_slide(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_drow: i64,
+    icp_dcol: i64,
+    icp_most: u64,
+) -> Result<u64, icp_rt::Fault> {
+    icp_board.slide(icp_name, icp_drow, icp_dcol, icp_most)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
 fn icp_write_text<W: Write>(icp_out: &mut W, icp_text: &str) -> Result<(), icp_rt::Fault> {
     icp_rt::write_text(icp_out, icp_text)
 }

@@ -137,6 +137,7 @@ const S: Spelling = Spelling {
         Some(cond) => format!("if ({cond}) (void){call};"),
         None => format!("(void){call};"),
     },
+    most: "UINT64_MAX",
 };
 
 /// The C statement for a jump; `halt` ends the program (`goto icp_halt;`

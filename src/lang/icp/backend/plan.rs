@@ -26,6 +26,8 @@ pub struct Spelling {
     /// `effect(cond, call)`: a board call run for its effect (its result
     /// ignored), only if cond holds when there is one.
     pub effect: fn(Option<&str>, &str) -> String,
+    /// The largest u64 (a slide's "as many moves as succeed").
+    pub most: &'static str,
 }
 
 /// One statement of the view model, in the `switch` (C) or the `match`
@@ -154,6 +156,15 @@ impl Spelling {
                 "move_name_by",
                 vec![name.to_string(), self.value(*drow), self.value(*dcol)],
             ),
+            Command::Slide { name, drow, dcol } => (
+                "slide",
+                vec![
+                    name.to_string(),
+                    self.int(*drow),
+                    self.int(*dcol),
+                    self.most.to_string(),
+                ],
+            ),
             Command::Nothing | Command::Text(_) | Command::Count(_) => return None,
         };
         Some((function, args))
@@ -209,8 +220,12 @@ pub fn plan(program: &Program) -> Vec<StepPlan<'_>> {
                     check_eof: on_failure,
                 },
             };
-            let on_success = resolve(s.on_success, false);
             let on_failure = resolve(s.on_failure, true);
+            // A slide loop leaves only when a move fails (issue 13).
+            let on_success = match s.command {
+                Command::Slide { .. } => on_failure,
+                _ => resolve(s.on_success, false),
+            };
             let can_fail = s.inputs > 0 || can_fail(&s.command);
             StepPlan {
                 statement: s,

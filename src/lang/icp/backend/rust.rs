@@ -170,6 +170,7 @@ const S: Spelling = Spelling {
         Some(cond) => format!("if {cond} {{ {call}; }}"),
         None => format!("{call};"),
     },
+    most: "u64::MAX",
 };
 
 /// The lines that send control on after a statement labelled `label`, at

@@ -54,6 +54,12 @@
 #else
 #define ICP_API static
 #endif
+/* A helper of the hot path shared by two callers, inlined into both. */
+#if defined(__GNUC__)
+#define ICP_HOT __attribute__((always_inline)) static inline
+#else
+#define ICP_HOT static inline
+#endif
 
 /* The label of the statement being run; the generated code sets it. Used
  * in runtime error lines (§8). */
@@ -875,6 +881,58 @@ static void icp_unlink(uint32_t s)
     icp_free_slot = s;
 }
 
+/* Moves piece p to (tr, tc), capturing target (ICP_NIL: none), whose
+ * occupancy entry, or the empty entry ending its probe run, is ti; (sdr,
+ * sdc) is the sign of the move. The move is known legal. */
+ICP_HOT void icp_apply(uint32_t p, int64_t tr, int64_t tc, uint32_t target,
+                       size_t ti, int sdr, int sdc)
+{
+    icp_piece *x = &icp_pieces[p];
+    int64_t sr = x->row, sc = x->col;
+    size_t si;
+    int l;
+    /* The move. The occupancy table needs no search: the target's entry
+     * (or the empty entry that ends its probe run) is ti, found above, and
+     * the mover's old entry is its `at`. The target is filled first, then
+     * the old entry removed (the table is at most half full, so there is
+     * room for both at once). A capture keeps the target square occupied,
+     * so only the vacated square leaves the line indices. */
+    si = x->at;
+    if (target != ICP_NIL) {
+        icp_unlink(target);
+        icp_tab[ti].slot = p;
+        x->at = (uint32_t)ti;
+        icp_tab_remove_at(si);
+        if (icp_any_built)
+            for (l = 0; l < 4; l++)
+                if (icp_built[l])
+                    icp_index_remove(l, sr, sc);
+    } else {
+        icp_tab_put_at(ti, tr, tc, p);
+        icp_tab_remove_at(si);
+        if (icp_any_built) {
+            /* The line through s and t (none for a knight): no piece lies
+             * between them, so the mover keeps its rank on it. */
+            int along = x->kind == ICP_KNIGHT ? -1
+                        : sdr == 0            ? 0
+                        : sdc == 0            ? 1
+                        : sdr == sdc          ? 2
+                                              : 3;
+            for (l = 0; l < 4; l++)
+                if (icp_built[l]) {
+                    if (l == along) {
+                        icp_index_shift(l, sr, sc, l == 0 ? tc : tr);
+                    } else {
+                        icp_index_remove(l, sr, sc);
+                        icp_index_add(l, tr, tc);
+                    }
+                }
+        }
+    }
+    x->row = tr;
+    x->col = tc;
+}
+
 /* Tries to move piece p to (tr, tc): legal iff §7 rules 1-4 hold; then
  * moves it (capturing what is on the target) and returns 1, else 0 with
  * nothing changed. Cost: O(1) expected for jumps and steps without kings;
@@ -885,8 +943,8 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
     int64_t sr = x->row, sc = x->col;
     uint32_t target;
     uint64_t adr, adc;
-    int sdr, sdc, l;
-    size_t ti, si;
+    int sdr, sdc;
+    size_t ti;
     /* Rule 1: t != s; rule 2: empty or the other colour. */
     if (sr == tr && sc == tc)
         return 0;
@@ -940,46 +998,7 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
     /* Rule 4: no king of the mover's colour attacked afterwards. */
     if (icp_kings_len[x->colour] != 0 && icp_leaves_check(p, tr, tc))
         return 0;
-    /* The move. The occupancy table needs no search: the target's entry
-     * (or the empty entry that ends its probe run) is ti, found above, and
-     * the mover's old entry is its `at`. The target is filled first, then
-     * the old entry removed (the table is at most half full, so there is
-     * room for both at once). A capture keeps the target square occupied,
-     * so only the vacated square leaves the line indices. */
-    si = x->at;
-    if (target != ICP_NIL) {
-        icp_unlink(target);
-        icp_tab[ti].slot = p;
-        x->at = (uint32_t)ti;
-        icp_tab_remove_at(si);
-        if (icp_any_built)
-            for (l = 0; l < 4; l++)
-                if (icp_built[l])
-                    icp_index_remove(l, sr, sc);
-    } else {
-        icp_tab_put_at(ti, tr, tc, p);
-        icp_tab_remove_at(si);
-        if (icp_any_built) {
-            /* The line through s and t (none for a knight): no piece lies
-             * between them, so the mover keeps its rank on it. */
-            int along = x->kind == ICP_KNIGHT ? -1
-                        : sdr == 0            ? 0
-                        : sdc == 0            ? 1
-                        : sdr == sdc          ? 2
-                                              : 3;
-            for (l = 0; l < 4; l++)
-                if (icp_built[l]) {
-                    if (l == along) {
-                        icp_index_shift(l, sr, sc, l == 0 ? tc : tr);
-                    } else {
-                        icp_index_remove(l, sr, sc);
-                        icp_index_add(l, tr, tc);
-                    }
-                }
-        }
-    }
-    x->row = tr;
-    x->col = tc;
+    icp_apply(p, tr, tc, target, ti, sdr, sdc);
     return 1;
 }
 
@@ -1206,6 +1225,123 @@ ICP_API int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
     return 0;
 }
 
+/* The ray direction (index into icp_ray_dr/dc) of the unit step (dr, dc),
+ * or -1. */
+static int icp_dir_of(int64_t dr, int64_t dc)
+{
+    int i;
+    for (i = 0; i < 8; i++)
+        if (icp_ray_dr[i] == dr && icp_ray_dc[i] == dc)
+            return i;
+    return -1;
+}
+
+/* Moves piece p k steps in direction dir in one go, capturing what stands
+ * on the target (the caller knows the squares between are empty and the
+ * move legal). */
+static void icp_relocate(uint32_t p, int dir, uint64_t k)
+{
+    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir];
+    int64_t tr, tc;
+    uint32_t target;
+    size_t ti;
+    if (k == 0)
+        return;
+    tr = icp_step(icp_pieces[p].row, dr, k);
+    tc = icp_step(icp_pieces[p].col, dc, k);
+    target = icp_find(tr, tc, &ti);
+    icp_apply(p, tr, tc, target, ti, dr, dc);
+}
+
+/* icp_slide's fast path: -1 when it does not apply (more than one piece
+ * of the name, a king of its colour, not a unit step along a line of the
+ * piece); else the moves made (at most most) in *made, and 1 when the
+ * next move fails, 0 when most were made. One ray query per piece met. */
+static int icp_slide_run(uint32_t name, int64_t dr, int64_t dc, uint64_t most,
+                         uint64_t *made)
+{
+    uint32_t p = icp_name_head[name];
+    uint64_t moves = 0;
+    int dir, push, fits;
+    if (icp_name_count[name] != 1 || most == 0 ||
+        icp_kings_len[icp_pieces[p].colour] != 0)
+        return -1;
+    dir = icp_dir_of(dr, dc);
+    if (dir < 0)
+        return -1;
+    push = icp_pieces[p].kind == ICP_PAWN;
+    switch (icp_pieces[p].kind) {
+    case ICP_ROOK:
+        fits = dr == 0 || dc == 0;
+        break;
+    case ICP_BISHOP:
+        fits = dr != 0 && dc != 0;
+        break;
+    case ICP_QUEEN:
+        fits = 1;
+        break;
+    case ICP_PAWN:
+        fits = dc == 0 && dr == (icp_pieces[p].colour == ICP_WHITE ? 1 : -1);
+        break;
+    default:
+        fits = 0;
+    }
+    if (!fits)
+        return -1;
+    while (moves < most) {
+        int64_t r = icp_pieces[p].row, c = icp_pieces[p].col;
+        uint64_t left = most - moves, edge, k, ar, ac;
+        uint32_t h;
+        int sign;
+        edge = icp_room(r, (int)dr);
+        if (icp_room(c, (int)dc) < edge)
+            edge = icp_room(c, (int)dc);
+        h = icp_ray_first(r, c, dir, left);
+        if (h == ICP_NIL) {
+            /* Nothing within reach: run to it, or to the i64 edge. */
+            k = left < edge ? left : edge;
+            icp_relocate(p, dir, k);
+            moves += k;
+            if (k < left) {
+                *made = moves;
+                return 1;
+            }
+            continue;
+        }
+        ar = icp_absdiff(r, icp_pieces[h].row, &sign);
+        ac = icp_absdiff(c, icp_pieces[h].col, &sign);
+        k = ar > ac ? ar : ac;
+        if (icp_pieces[h].colour != icp_pieces[p].colour && !push) {
+            /* Empty squares, then the capture: k moves. */
+            icp_relocate(p, dir, k);
+            moves += k;
+        } else {
+            /* Blocked just before it (own piece, or any piece in a push). */
+            icp_relocate(p, dir, k - 1);
+            *made = moves + k - 1;
+            return 1;
+        }
+    }
+    *made = moves;
+    return 0;
+}
+
+/* §4.4 again and again: a slide loop summarised by the optimiser (issue
+ * 13). Moves the pieces called name by (drow, dcol) as that many
+ * icp_move_name_by calls would, until one fails or most have succeeded;
+ * returns how many succeeded. */
+ICP_API uint64_t icp_slide(uint32_t name, int64_t drow, int64_t dcol,
+                           uint64_t most)
+{
+    uint64_t moves = 0, made;
+    if (icp_slide_run(name, drow, dcol, most, &made) >= 0)
+        return made;
+    /* Step by step, as the loop itself would (its cost, no more). */
+    while (moves < most && icp_move_name_by(name, drow, dcol))
+        moves++;
+    return moves;
+}
+
 /* §4.7: live pieces called name. O(1). */
 static uint64_t icp_count(uint32_t name)
 {
@@ -1294,6 +1430,7 @@ static void icp_runtime_use(void)
     (void)icp_move_squares;
     (void)icp_move_name_to;
     (void)icp_move_name_by;
+    (void)icp_slide;
     (void)icp_count;
     (void)icp_read;
     (void)icp_write_text;
