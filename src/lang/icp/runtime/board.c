@@ -1253,6 +1253,89 @@ static void icp_relocate(uint32_t p, int dir, uint64_t k)
     icp_apply(p, tr, tc, target, ti, dr, dc);
 }
 
+/* Most live pieces a knight's slide looks through (its squares lie on no
+ * indexed line); with more, it steps. */
+#define ICP_KNIGHT_SCAN 64u
+
+/* The number of live pieces: O(1). */
+static uint64_t icp_live_pieces(void)
+{
+    uint64_t n = 0;
+    int colour, kind;
+    for (colour = 0; colour < 2; colour++)
+        for (kind = 0; kind < 6; kind++)
+            n += icp_kind_count[colour][kind];
+    return n;
+}
+
+/* Moves knight p k jumps of (dr, dc) in one go (landing squares between
+ * are empty), capturing what stands on the last. */
+static void icp_jump(uint32_t p, int64_t dr, int64_t dc, uint64_t k)
+{
+    int64_t tr, tc;
+    uint32_t target;
+    size_t ti;
+    if (k == 0)
+        return;
+    tr = icp_step(icp_pieces[p].row, dr > 0 ? 1 : -1, k * (uint64_t)(dr > 0 ? dr : -dr));
+    tc = icp_step(icp_pieces[p].col, dc > 0 ? 1 : -1, k * (uint64_t)(dc > 0 ? dc : -dc));
+    target = icp_find(tr, tc, &ti);
+    icp_apply(p, tr, tc, target, ti, dr > 0 ? 1 : -1, dc > 0 ? 1 : -1);
+}
+
+/* A knight's slide (no king of its colour): the pieces on its squares
+ * s + k*v are found by looking at every piece (at most ICP_KNIGHT_SCAN).
+ * The moves made (at most most) in *made; 1 when the next one fails. */
+static int icp_knight_run(uint32_t p, int64_t dr, int64_t dc, uint64_t most,
+                          uint64_t *made)
+{
+    uint64_t ks[ICP_KNIGHT_SCAN], at = 0, limit, reach;
+    int own[ICP_KNIGHT_SCAN];
+    uint32_t i, n = 0;
+    uint64_t adr = (uint64_t)(dr > 0 ? dr : -dr), adc = (uint64_t)(dc > 0 ? dc : -dc);
+    int64_t r = icp_pieces[p].row, c = icp_pieces[p].col;
+    reach = icp_room(r, dr > 0 ? 1 : -1) / adr;
+    if (icp_room(c, dc > 0 ? 1 : -1) / adc < reach)
+        reach = icp_room(c, dc > 0 ? 1 : -1) / adc;
+    limit = most < reach ? most : reach;
+    for (i = 0; i < icp_pieces_len; i++) {
+        const icp_piece *q = &icp_pieces[i];
+        uint64_t ar, ac;
+        int sr, sc;
+        if (!q->live || i == p)
+            continue;
+        ar = icp_absdiff(r, q->row, &sr);
+        ac = icp_absdiff(c, q->col, &sc);
+        if (sr != (dr > 0 ? 1 : -1) || sc != (dc > 0 ? 1 : -1) || ar % adr != 0 ||
+            ac % adc != 0 || ar / adr != ac / adc)
+            continue;
+        {
+            /* Insertion by jump count. */
+            uint32_t j = n++;
+            while (j > 0 && ks[j - 1] > ar / adr) {
+                ks[j] = ks[j - 1];
+                own[j] = own[j - 1];
+                j--;
+            }
+            ks[j] = ar / adr;
+            own[j] = q->colour == icp_pieces[p].colour;
+        }
+    }
+    for (i = 0; i < n && ks[i] <= limit; i++) {
+        if (own[i]) {
+            icp_jump(p, dr, dc, ks[i] - 1 - at);
+            *made = ks[i] - 1;
+            return 1;
+        }
+        /* The jumps before it land on empty squares; this one takes it. */
+        icp_jump(p, dr, dc, ks[i] - at);
+        at = ks[i];
+    }
+    icp_jump(p, dr, dc, limit - at);
+    *made = limit;
+    return limit < most;
+}
+
 /* icp_slide's fast path: -1 when it does not apply (more than one piece
  * of the name, a king of its colour, not a unit step along a line of the
  * piece); else the moves made (at most most) in *made, and 1 when the
@@ -1266,6 +1349,11 @@ static int icp_slide_run(uint32_t name, int64_t dr, int64_t dc, uint64_t most,
     if (icp_name_count[name] != 1 || most == 0 ||
         icp_kings_len[icp_pieces[p].colour] != 0)
         return -1;
+    if (icp_pieces[p].kind == ICP_KNIGHT &&
+        (((dr == 1 || dr == -1) && (dc == 2 || dc == -2)) ||
+         ((dr == 2 || dr == -2) && (dc == 1 || dc == -1))) &&
+        icp_live_pieces() <= ICP_KNIGHT_SCAN)
+        return icp_knight_run(p, dr, dc, most, made);
     dir = icp_dir_of(dr, dc);
     if (dir < 0)
         return -1;

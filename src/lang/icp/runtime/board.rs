@@ -192,6 +192,10 @@ const PROBE: u64 = 8;
 /// point at one of them (see `Board::slider_rays`).
 const SLIDER_SCAN: usize = 8;
 
+/// Most live pieces a knight's slide looks through to find the ones on its
+/// squares (which lie on no indexed line); with more, it steps.
+const KNIGHT_SCAN: u64 = 64;
+
 /// The deterministic hash of a square (runtime-design.md: a multiply/xor
 /// mix of row and col, no random seed): row and col are each multiplied by
 /// an odd constant and the products xored; the table takes the top bits
@@ -892,12 +896,19 @@ impl Board {
     #[inline(never)]
     fn slide_run(&mut self, name: Name, dr: i64, dc: i64, most: u64) -> Option<(u64, bool)> {
         let list = self.lists.get(name as usize)?;
-        if list.count != 1 || most == 0 || (dr, dc) == (0, 0) || dr.abs() > 1 || dc.abs() > 1 {
+        if list.count != 1 || most == 0 {
             return None;
         }
         let slot = list.head;
         let p = *self.pieces.get(slot as usize)?;
         if !self.kings[p.colour.index()].is_empty() {
+            return None;
+        }
+        let jump = matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1));
+        if p.kind == Kind::Knight && jump && self.live <= KNIGHT_SCAN {
+            return Some(self.knight_run(slot, (dr, dc), most));
+        }
+        if (dr, dc) == (0, 0) || dr.abs() > 1 || dc.abs() > 1 {
             return None;
         }
         let forward = match p.colour {
@@ -951,6 +962,54 @@ impl Board {
             }
         }
         Some((moves, false))
+    }
+
+    /// A knight's slide (no king of its colour): its squares are s + k·v,
+    /// on no line the indices know, so the pieces on them are found by
+    /// looking at every piece (at most [`KNIGHT_SCAN`]); the moves made
+    /// (at most `most`) and whether the next one fails.
+    fn knight_run(&mut self, slot: u32, (dr, dc): (i64, i64), most: u64) -> (u64, bool) {
+        let Some(p) = self.pieces.get(slot as usize).copied() else {
+            return (0, true);
+        };
+        let (r, c) = (p.row, p.col);
+        // How many jumps stay inside i64.
+        let reach =
+            (edge_steps(r, dr) / dr.unsigned_abs()).min(edge_steps(c, dc) / dc.unsigned_abs());
+        let limit = most.min(reach);
+        // The pieces on the ray, by jump count: own ones stop it.
+        let mut on: Vec<(u64, bool)> = self
+            .pieces
+            .iter()
+            .filter(|q| q.live)
+            .filter_map(|q| {
+                let (er, ec) = (q.row as i128 - r as i128, q.col as i128 - c as i128);
+                let k = er / dr as i128;
+                let on_ray = k > 0 && er % dr as i128 == 0 && ec == k * dc as i128;
+                on_ray.then(|| (k as u64, q.colour == p.colour))
+            })
+            .collect();
+        on.sort_unstable();
+        // Jumps made so far, and where they left the knight.
+        let mut at = 0u64;
+        let here = |at: u64| {
+            let step = |x: i64, d: i64| (x as i128 + d as i128 * at as i128) as i64;
+            (step(r, dr), step(c, dc))
+        };
+        for (k, own) in on {
+            if k > limit {
+                break;
+            }
+            if own {
+                self.relocate(slot, here(at), k - 1 - at, (dr, dc));
+                return (k - 1, true);
+            }
+            // The jumps before it land on empty squares; this one takes it.
+            self.relocate(slot, here(at), k - at, (dr, dc));
+            at = k;
+        }
+        self.relocate(slot, here(at), limit - at, (dr, dc));
+        (limit, limit < most)
     }
 
     /// Moves piece `slot` from `from` by `k` steps of `dir` in one go,
@@ -2999,6 +3058,25 @@ mod tests {
             Some((W, Kind::Rook, 0))
         );
         assert_consistent(&b);
+        // A knight jumps (1, 2) at a time: it takes the black pawn on its
+        // squares, passes the rook between them, stops before its own pawn.
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Knight, 0, 0);
+        put(&mut b, 1, B, Kind::Pawn, 1_000_000, 2_000_000);
+        put(&mut b, 1, B, Kind::Rook, 5, 9);
+        put(&mut b, 2, W, Kind::Pawn, 3_000_000_000, 6_000_000_000);
+        assert_eq!(b.slide(0, 1, 2, u64::MAX), Ok(2_999_999_999));
+        assert_eq!(
+            b.piece_at(2_999_999_999, 5_999_999_998),
+            Some((W, Kind::Knight, 0))
+        );
+        assert_eq!(b.count(1), 1);
+        assert_consistent(&b);
+        // Nothing in the way: to the i64 edge of its columns.
+        let mut b = board();
+        put(&mut b, 0, B, Kind::Knight, 0, i64::MAX - 9);
+        assert_eq!(b.slide(0, -1, 2, u64::MAX), Ok(4));
+        assert_eq!(b.piece_at(-4, i64::MAX - 1), Some((B, Kind::Knight, 0)));
     }
 
     #[test]
