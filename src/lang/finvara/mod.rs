@@ -61,11 +61,14 @@ impl Lang for Finvara {
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
         no_language_options(Self::NAME, options)?;
-        let (steps, mut watch) = (
+        let mut watch = trace::Watch::new(program, errors, options);
+        Ok(interp::run(
+            program,
+            input,
+            output,
             options.max_steps,
-            trace::Watch::new(program, errors, options),
-        );
-        Ok(interp::run(program, input, output, steps, watch.as_mut()))
+            watch.as_mut(),
+        ))
     }
 
     fn emit(

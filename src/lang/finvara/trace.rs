@@ -17,7 +17,7 @@
 
 use super::ir::{Action, Move, Program, row_letters, square_name};
 use super::runtime::board::{EMPTY, Game, HOLE};
-use crate::lang::{Glyphs, RunOptions};
+use crate::lang::RunOptions;
 use std::io::Write;
 
 /// How many numbers of each stack a line shows (its top ones).
@@ -33,8 +33,6 @@ pub struct Watch<'a> {
     pub trace: bool,
     /// `--board`.
     pub board: bool,
-    /// How pieces are drawn (unused: see the module's note).
-    pub glyphs: Glyphs,
 }
 
 impl<'a> Watch<'a> {
@@ -46,7 +44,6 @@ impl<'a> Watch<'a> {
             program,
             trace: options.trace,
             board: options.board,
-            glyphs: options.glyphs,
         })
     }
 

@@ -62,13 +62,13 @@ impl Lang for InfChessPro {
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
         no_language_options(Self::NAME, options)?;
-        let (steps, mut watch) = (
-            options.max_steps,
-            trace::Watch::new(program, errors, options),
-        );
+        let steps = options.max_steps;
         // A traced run shows every statement: it is not optimised.
-        if options.no_opt || watch.is_some() {
-            return Ok(interp::run(program, input, output, steps, watch.as_mut()));
+        if let Some(mut watch) = trace::Watch::new(program, errors, options) {
+            return Ok(interp::run(program, input, output, steps, Some(&mut watch)));
+        }
+        if options.no_opt {
+            return Ok(interp::run(program, input, output, steps, None));
         }
         let optimised = opt::optimise(program.clone());
         Ok(interp::run(&optimised, input, output, steps, None))
