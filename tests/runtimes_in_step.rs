@@ -32,7 +32,7 @@ struct Runtimes {
 const RUNTIMES: &[Runtimes] = &[
     Runtimes {
         folder: "icp",
-        required: &["NIL", "MAX_SLOTS", "PROBE", "SLIDER_SCAN"],
+        required: &["NIL", "MAX_SLOTS", "PROBE", "SLIDER_SCAN", "KNIGHT_SCAN"],
         generated: &["end of input in a `*` jump target (§6)"],
     },
     Runtimes {
