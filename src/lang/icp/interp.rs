@@ -3,7 +3,7 @@
 //! Rust embeds) over the IR. It is the behavioural reference for every back
 //! end (§4–§8).
 
-use super::ir::{Colour, Command, PieceKind, Program, Target, Value};
+use super::ir::{Action, Colour, Command, MAX_LOOP, PieceKind, Program, Target, Value};
 use super::trace::Watch;
 use crate::Outcome;
 use crate::lang::icp::runtime::board::{self as rt, Board, Fault, Input};
@@ -62,6 +62,15 @@ pub fn runtime_kind(kind: PieceKind) -> rt::Kind {
     }
 }
 
+/// The runtime's step for a loop member's action.
+pub fn runtime_step(action: Action) -> rt::Step {
+    match action {
+        Action::Move { name, drow, dcol } => rt::Step::Move(name, drow, dcol),
+        Action::Slide { name, drow, dcol } => rt::Step::Slide(name, drow, dcol),
+        Action::Nothing => rt::Step::Nothing,
+    }
+}
+
 /// Returns `Ok(None)` when the program halts, `Ok(Some(steps))` when the
 /// step budget ran out, or the label and fault of a runtime error.
 fn execute<R: BufRead, W: Write>(
@@ -95,12 +104,22 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
     let mut values = [0i64; MAX_INPUTS];
     let mut pc = 0usize;
     let mut steps = 0u64;
+    // Without --max-steps nothing stops the program: steps are counted
+    // (saturating) but never spent, and summarised loops run unbounded.
     let budget = max_steps.unwrap_or(u64::MAX);
+    let bounded = max_steps.is_some();
+    let most = |steps: u64| {
+        if bounded {
+            budget - steps + 1
+        } else {
+            u64::MAX
+        }
+    };
     while let Some(s) = statements.get(pc) {
-        if steps >= budget {
+        if bounded && steps >= budget {
             return Ok(Some(steps));
         }
-        steps += 1;
+        steps = steps.saturating_add(1);
         let label = s.label;
         let fail = |f: Fault| (label, f);
         let read = if s.inputs > 0 {
@@ -117,6 +136,31 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
         } else {
             None
         };
+        if !WATCH && let Command::Loop { members, start } = &s.command {
+            // This execution and as many as the budget allows after it,
+            // round the loop until a move fails.
+            let mut rt_steps = [rt::Step::Nothing; MAX_LOOP];
+            for (step, m) in rt_steps.iter_mut().zip(members) {
+                *step = runtime_step(m.action);
+            }
+            let end = board.run_loop(&rt_steps[..members.len()], *start, most(steps));
+            steps = steps.saturating_add(end.executed.saturating_sub(1));
+            let Some(at) = members.get(end.at).map(|m| m.statement) else {
+                return Ok(None);
+            };
+            pc = if !end.left {
+                // The budget is spent (the loop's top says so), or, with
+                // none, 2^64 statements ran: go on from there.
+                at
+            } else {
+                match statements.get(at).and_then(|s| s.on_failure) {
+                    Some(Target::Statement(i)) => i,
+                    // The optimiser makes no loop with a `*` target.
+                    None | Some(Target::Input(_)) => at + 1,
+                }
+            };
+            continue;
+        }
         // §6: end of input in any `*` means the command is not performed and fails.
         let ok = read == s.inputs
             && match &s.command {
@@ -152,11 +196,19 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
                 Command::Slide { name, drow, dcol } => {
                     // This execution and every one the budget allows after
                     // it: n succeed, then (if n < most) one fails.
-                    let most = budget - steps + 1;
+                    let most = most(steps);
                     let n = board.slide(*name, *drow, *dcol, most).map_err(fail)?;
-                    steps += n + u64::from(n < most) - 1;
+                    steps = steps.saturating_add(n + u64::from(n < most) - 1);
                     n == most
                 }
+                // Traced, one statement at a time: the member's own
+                // command, with its own targets.
+                Command::Loop { members, start } => match members.get(*start).map(|m| m.action) {
+                    Some(
+                        Action::Move { name, drow, dcol } | Action::Slide { name, drow, dcol },
+                    ) => board.move_name_by(name, drow, dcol).map_err(fail)?,
+                    Some(Action::Nothing) | None => true,
+                },
                 Command::Nothing => true,
                 Command::Text(text) => {
                     rt::write_text(out, text).map_err(fail)?;

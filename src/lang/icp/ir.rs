@@ -123,6 +123,19 @@ pub enum Command {
         /// Column offset of one step.
         dcol: i64,
     },
+    /// A loop of statements (issue 13) summarised by the optimiser
+    /// ([`super::opt::optimise`]): every member statement of the loop
+    /// carries it, with `start` its own place in `members`. Control goes
+    /// round `members` from `start` as stepping would, until the move of
+    /// a [`Action::Move`] member fails; control then goes to that
+    /// member's failure target (or the statement after it).
+    Loop {
+        /// The loop's statements in the order control goes round them,
+        /// the first in file order first.
+        members: Vec<LoopMember>,
+        /// This statement's index in `members`.
+        start: usize,
+    },
     /// §4.5.
     Nothing,
     /// §4.6: the text without its newline.
@@ -130,3 +143,41 @@ pub enum Command {
     /// §4.7.
     Count(NameId),
 }
+
+/// One statement of a [`Command::Loop`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopMember {
+    /// The statement's index in [`Program::statements`].
+    pub statement: usize,
+    /// What it does, and which of its outcomes goes on round the loop.
+    pub action: Action,
+}
+
+/// What a [`LoopMember`] does (§4.4, §4.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// `name;drow,dcol`: success goes on round the loop, failure leaves it.
+    Move {
+        /// Which pieces.
+        name: NameId,
+        /// Row offset.
+        drow: i64,
+        /// Column offset.
+        dcol: i64,
+    },
+    /// `name;drow,dcol?itself`, a slide loop: it moves until a move fails,
+    /// and that failure goes on round the loop.
+    Slide {
+        /// Which pieces.
+        name: NameId,
+        /// Row offset of one step.
+        drow: i64,
+        /// Column offset of one step.
+        dcol: i64,
+    },
+    /// `^`: goes on round the loop.
+    Nothing,
+}
+
+/// Most statements in one [`Command::Loop`]: the runtime's bound.
+pub use super::runtime::board::MAX_LOOP;

@@ -4,18 +4,29 @@
 //! stepping would (the same squares, captures, output, end of input, and
 //! `--max-steps` count). `-O0` (`--no-opt`) skips it.
 //!
-//! Today: slide loops, `L. name;dr,dc?L` with literal offsets: a statement
-//! that moves a named piece and jumps back to itself on success becomes
-//! [`Command::Slide`] (its success target stays itself, unused; control
-//! leaves by its failure target). The runtime's `slide` runs such a loop
-//! in one ray query per piece met when one piece has the name, its colour
-//! has no king, and the step is one square along a line; else step by
-//! step, as before.
+//! - Slide loops, `L. name;dr,dc?L` with literal offsets: a statement
+//!   that moves a named piece and jumps back to itself on success becomes
+//!   [`Command::Slide`] (its success target stays itself, unused; control
+//!   leaves by its failure target). The runtime's `slide` runs such a loop
+//!   in one ray query per piece met when one piece has the name, its
+//!   colour has no king, and the step is one square along a line or a
+//!   knight's jump; else step by step, as before.
+//! - Loops of statements ([`Command::Loop`]), found by [`loops`]: up to
+//!   [`MAX_LOOP`] statements, each a move by literal offsets whose success
+//!   goes on round the loop and whose failure leaves it, a `^`, or a slide
+//!   loop whose failure goes on round it; at least one move. Transfer
+//!   loops (`A. a;0,-1!B` / `A+1. b;0,1?A`, or closed by a `^?A`) and
+//!   counter's outer loop (`x;0,1?6` / `x;0,-1?7` / `m;0,-1?6`) are such
+//!   loops. The runtime's `run_loop` runs a round step by step, then as
+//!   many identical rounds as it can prove in one go (see
+//!   `docs/infchesspro.md`, "The optimiser").
 
-use super::ir::{Command, Program, Target, Value};
+use super::ir::{Action, Command, LoopMember, MAX_LOOP, Program, Statement, Target, Value};
 
-/// `program` with every slide loop summarised.
+/// `program` with every slide loop and every loop of statements
+/// summarised.
 pub fn optimise(mut program: Program) -> Program {
+    let found = loops(&program);
     for (i, s) in program.statements.iter_mut().enumerate() {
         if let Command::MoveNameBy {
             name,
@@ -28,7 +39,100 @@ pub fn optimise(mut program: Program) -> Program {
             s.command = Command::Slide { name, drow, dcol };
         }
     }
+    for members in found {
+        for (start, m) in members.iter().enumerate() {
+            if let Some(s) = program.statements.get_mut(m.statement) {
+                s.command = Command::Loop {
+                    members: members.clone(),
+                    start,
+                };
+            }
+        }
+    }
     program
+}
+
+/// What statement `i` is as a loop member, and where control goes on
+/// round the loop from it: `None` for a statement that cannot be one.
+fn member(statements: &[Statement], i: usize) -> Option<(Action, usize)> {
+    let s = statements.get(i)?;
+    if s.inputs != 0 {
+        return None;
+    }
+    // Where a target sends control: a statement index, or the end.
+    let to = |t: Option<Target>| match t {
+        None => Some(i + 1),
+        Some(Target::Statement(j)) => Some(j),
+        Some(Target::Input(_)) => None,
+    };
+    match s.command {
+        Command::MoveNameBy {
+            name,
+            drow: Value::Lit(drow),
+            dcol: Value::Lit(dcol),
+        } => {
+            if s.on_success == Some(Target::Statement(i)) {
+                Some((Action::Slide { name, drow, dcol }, to(s.on_failure)?))
+            } else {
+                Some((Action::Move { name, drow, dcol }, to(s.on_success)?))
+            }
+        }
+        Command::Nothing => Some((Action::Nothing, to(s.on_success)?)),
+        _ => None,
+    }
+}
+
+/// Every loop of statements in `program` (see the module doc), each with
+/// its members in the order control goes round them, starting from the
+/// first in file order. A statement is in at most one loop: the way on
+/// round from each statement is unique.
+pub fn loops(program: &Program) -> Vec<Vec<LoopMember>> {
+    let statements = &program.statements;
+    let mut found = Vec::new();
+    for first in 0..statements.len() {
+        let mut members: Vec<LoopMember> = Vec::new();
+        let mut at = first;
+        let closed = loop {
+            let Some((action, next)) = member(statements, at) else {
+                break false;
+            };
+            members.push(LoopMember {
+                statement: at,
+                action,
+            });
+            if next == first {
+                break true;
+            }
+            // Found from its first statement in file order only; a path
+            // that meets a member again (not the first) is no loop of it.
+            if next < first
+                || members.len() == MAX_LOOP
+                || members.iter().any(|m| m.statement == next)
+            {
+                break false;
+            }
+            at = next;
+        };
+        // One member alone is a slide loop (or `^?itself`), not a loop
+        // of statements. A move's failure must leave the loop; one move
+        // at least, or nothing ever leaves.
+        let leaves = |m: &LoopMember| {
+            let exit = match statements[m.statement].on_failure {
+                None => m.statement + 1,
+                Some(Target::Statement(j)) => j,
+                Some(Target::Input(_)) => return false,
+            };
+            !members.iter().any(|o| o.statement == exit)
+        };
+        let moves: Vec<&LoopMember> = members
+            .iter()
+            .filter(|m| matches!(m.action, Action::Move { .. }))
+            .collect();
+        if closed && members.len() > 1 && !moves.is_empty() && moves.iter().all(|m| leaves(m)) {
+            found.push(members);
+        }
+    }
+    found
 }
 
 #[cfg(test)]

@@ -262,6 +262,7 @@ impl<'a> Watch<'a> {
             }
             // A traced run is not optimised: a slide loop is its statement.
             Command::Slide { .. } => "slides".to_string(),
+            Command::Loop { .. } => "loops".to_string(),
             Command::Nothing => "nothing".to_string(),
             Command::Text(text) => format!("prints {text:?}"),
             Command::Count(name) => format!("count {} = {}", self.name(*name), board.count(*name)),

@@ -10,6 +10,14 @@
 {%- if names.is_empty() %}
 /*   (none) */
 {%- endif %}
+{%- if !loop_tables.is_empty() %}
+
+/* Loops of statements the optimiser summarised (issue 13), each member
+ * with its move: name, row offset, column offset. */
+{%- for t in loop_tables %}
+{{ t }}
+{%- endfor %}
+{%- endif %}
 {%- macro case_body(c) %}
         case {{ c.label }}: /* {{ c.comment }} */
 {%- if c.sets_current %}
@@ -21,7 +29,11 @@
 {%- for w in c.writes %}
             {{ w }}
 {%- endfor %}
-{%- if c.branches %}
+{%- if !c.loop_lines.is_empty() %}
+{%- for line in c.loop_lines %}
+            {{ line }}
+{%- endfor %}
+{%- else if c.branches %}
             if ({{ c.test }}) {
                 {{ c.on_success }}
             } else {
@@ -46,6 +58,9 @@ int main(void)
 {%- if max_inputs > 0 %}
     int64_t icp_v[{{ max_inputs }}] = {0};
     int icp_n = 0;
+{%- endif %}
+{%- if multi_exit %}
+    size_t icp_exit = 0;
 {%- endif %}
 {%- endif %}
     icp_init({{ name_count }});
@@ -79,6 +94,9 @@ static int64_t icp_from = {{ first_label }};
 {%- if max_inputs > 0 %}
 static int64_t icp_v[{{ max_inputs }}];
 static int icp_n;
+{%- endif %}
+{%- if multi_exit %}
+static size_t icp_exit;
 {%- endif %}
 {%- if lean %}
 

@@ -194,3 +194,6 @@ fn icp_chunk_{{ k.index }}<R: std::io::BufRead, W: Write>(
 }
 {%- endfor %}
 {%- endif %}
+{%- for line in loop_tables %}
+{{ line }}
+{%- endfor %}

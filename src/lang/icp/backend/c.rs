@@ -4,11 +4,13 @@
 //! through the same switch, whose `default` reports the missing label (§5,
 //! §8).
 
-use super::plan::{CaseView, Jump, Spelling, StepPlan, has_input_jumps, max_inputs, plan};
+use super::plan::{
+    CaseView, Jump, Spelling, StepPlan, has_input_jumps, loop_note, loop_tables, max_inputs, plan,
+};
 use crate::codegen::escape::{c_string_chunks, comment};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
-use crate::lang::icp::ir::{Command, Program};
+use crate::lang::icp::ir::{Action, Command, Program};
 use crate::lang::icp::runtime::board as rt;
 use askama::Template;
 
@@ -44,6 +46,11 @@ struct ProgramView {
     /// More than [`LEAN`] statements: gcc compiles the chunk functions
     /// without optimisation.
     lean: bool,
+    /// The loops' member tables (issue 13), as C declarations.
+    loop_tables: Vec<String>,
+    /// A loop has several members whose moves can leave it: the member
+    /// that left is kept in `icp_exit`.
+    multi_exit: bool,
 }
 
 /// Above this many statements, gcc compiles the statement dispatch (the
@@ -91,11 +98,50 @@ pub fn emit(program: &Program, source_name: &str) -> String {
         cases: Vec::new(),
         chunks: Vec::new(),
         lean: program.statements.len() > LEAN,
+        multi_exit: false,
+        loop_tables: loop_tables(program)
+            .iter()
+            .map(|t| {
+                let items: Vec<String> = t
+                    .members
+                    .iter()
+                    .map(|(_, action)| match *action {
+                        Action::Move { name, drow, dcol } => {
+                            format!(
+                                "{{ICP_STEP_MOVE, {name}, {}, {}}}",
+                                S.int(drow),
+                                S.int(dcol)
+                            )
+                        }
+                        Action::Slide { name, drow, dcol } => {
+                            format!(
+                                "{{ICP_STEP_SLIDE, {name}, {}, {}}}",
+                                S.int(drow),
+                                S.int(dcol)
+                            )
+                        }
+                        Action::Nothing => "{ICP_STEP_NOTHING, 0, 0, 0}".to_string(),
+                    })
+                    .collect();
+                format!(
+                    "static const icp_loop_step icp_loop_{}[{}] = {{{}}};",
+                    t.first,
+                    items.len(),
+                    items.join(", ")
+                )
+            })
+            .collect(),
     };
     let plans = plan(program);
-    let mut view = view;
+    let mut view = ProgramView {
+        multi_exit: plans.iter().any(|p| p.exits.len() > 1),
+        ..view
+    };
     if plans.len() <= CHUNK {
-        view.cases = plans.iter().map(|p| case(p, "goto icp_halt;")).collect();
+        view.cases = plans
+            .iter()
+            .map(|p| case(program, p, "goto icp_halt;"))
+            .collect();
     } else {
         let parts: Vec<&[super::plan::StepPlan<'_>]> = plans.chunks(CHUNK).collect();
         for (k, part) in parts.iter().enumerate() {
@@ -112,7 +158,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
                 first: S.int(first),
                 last: S.int(last),
                 leaves: leaves.join(" || "),
-                cases: part.iter().map(|p| case(p, "return 0;")).collect(),
+                cases: part.iter().map(|p| case(program, p, "return 0;")).collect(),
             });
         }
     }
@@ -162,9 +208,41 @@ fn jump(j: Jump, label: &str, halt: &str) -> String {
     }
 }
 
-fn case(p: &StepPlan<'_>, halt: &str) -> CaseView {
+fn case(program: &Program, p: &StepPlan<'_>, halt: &str) -> CaseView {
     let s = p.statement;
     let label = S.int(s.label);
+    let mut loop_lines = Vec::new();
+    if let Command::Loop { members, start } = &s.command {
+        let first = members
+            .first()
+            .map_or(0, |m| program.statements[m.statement].label);
+        let call = format!(
+            "icp_loop_exit(icp_loop_{first}, {}, {start})",
+            members.len()
+        );
+        loop_lines.push(format!("/* {} */", comment(&loop_note(program, members))));
+        match p.exits.as_slice() {
+            [(_, only)] => {
+                loop_lines.push(format!("(void){call};"));
+                loop_lines.push(jump(*only, &label, halt));
+            }
+            exits => {
+                loop_lines.push(format!("icp_exit = {call};"));
+                for (i, (ks, exit)) in exits.iter().enumerate() {
+                    let test: Vec<String> = ks.iter().map(|k| format!("icp_exit == {k}")).collect();
+                    let test = test.join(" || ");
+                    let head = match i {
+                        0 => format!("if ({test}) {{"),
+                        _ if i + 1 == exits.len() => "} else {".to_string(),
+                        _ => format!("}} else if ({test}) {{"),
+                    };
+                    loop_lines.push(head);
+                    loop_lines.push(format!("    {}", jump(*exit, &label, halt)));
+                }
+                loop_lines.push("}".to_string());
+            }
+        }
+    }
     let mut writes = Vec::new();
     let call = S
         .board_call(&s.command)
@@ -190,6 +268,7 @@ fn case(p: &StepPlan<'_>, halt: &str) -> CaseView {
         branches: p.branches,
         on_success: jump(p.on_success, &label, halt),
         on_failure: jump(p.on_failure, &label, halt),
+        loop_lines,
         comment: comment(&s.text),
         label,
     }

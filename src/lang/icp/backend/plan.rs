@@ -8,7 +8,9 @@
 //! lay them out.
 
 use crate::lang::icp::interp::{runtime_colour, runtime_kind};
-use crate::lang::icp::ir::{Colour, Command, PieceKind, Program, Statement, Target, Value};
+use crate::lang::icp::ir::{
+    Action, Colour, Command, LoopMember, PieceKind, Program, Statement, Target, Value,
+};
 
 /// How a target spells the runtime's numbers and names: the one thing the
 /// C and Rust view models write differently in a command's operands.
@@ -54,6 +56,9 @@ pub struct CaseView {
     pub on_success: String,
     /// Where control goes when it failed.
     pub on_failure: String,
+    /// For a loop ([`Command::Loop`]): the lines that run it and send
+    /// control on (they replace the branch); else empty.
+    pub loop_lines: Vec<String>,
 }
 
 /// A statement's command, guarded by its reads (§6): what the view models
@@ -165,7 +170,9 @@ impl Spelling {
                     self.most.to_string(),
                 ],
             ),
-            Command::Nothing | Command::Text(_) | Command::Count(_) => return None,
+            Command::Loop { .. } | Command::Nothing | Command::Text(_) | Command::Count(_) => {
+                return None;
+            }
         };
         Some((function, args))
     }
@@ -200,6 +207,11 @@ pub struct StepPlan<'a> {
     /// False when the command cannot fail (no input, and `^`, text or count)
     /// or both outcomes go to the same place: then no branch is emitted.
     pub branches: bool,
+    /// For a loop ([`Command::Loop`]): where control goes when the move
+    /// of a member leaves it, with the members (indices in the loop) that
+    /// go there, in order of their first member; empty for any other
+    /// statement.
+    pub exits: Vec<(Vec<usize>, Jump)>,
 }
 
 /// Plans every statement of `program`, in order.
@@ -227,11 +239,40 @@ pub fn plan(program: &Program) -> Vec<StepPlan<'_>> {
                 _ => resolve(s.on_success, false),
             };
             let can_fail = s.inputs > 0 || can_fail(&s.command);
+            let exits = match &s.command {
+                Command::Loop { members, .. } => members
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| matches!(m.action, Action::Move { .. }))
+                    .map(|(k, m)| {
+                        let after = statements
+                            .get(m.statement + 1)
+                            .map_or(Jump::Halt, |n| Jump::Label(n.label));
+                        let exit = match statements[m.statement].on_failure {
+                            Some(Target::Statement(j)) => Jump::Label(statements[j].label),
+                            // The optimiser makes no loop with a `*` target.
+                            None | Some(Target::Input(_)) => after,
+                        };
+                        (k, exit)
+                    })
+                    .fold(
+                        Vec::new(),
+                        |mut groups: Vec<(Vec<usize>, Jump)>, (k, exit)| {
+                            match groups.iter_mut().find(|(_, j)| *j == exit) {
+                                Some((ks, _)) => ks.push(k),
+                                None => groups.push((vec![k], exit)),
+                            }
+                            groups
+                        },
+                    ),
+                _ => Vec::new(),
+            };
             StepPlan {
                 statement: s,
                 on_success,
                 on_failure,
-                branches: can_fail && on_success != on_failure,
+                branches: can_fail && on_success != on_failure && exits.is_empty(),
+                exits,
             }
         })
         .collect()
@@ -261,4 +302,44 @@ pub fn max_inputs(program: &Program) -> usize {
         .map(|s| s.inputs)
         .max()
         .unwrap_or(0)
+}
+
+/// A loop of statements ([`Command::Loop`]) as both back ends declare it
+/// once: a table of its members, named after its first member's label.
+pub struct LoopTable {
+    /// The label of its first member (in file order): the table is
+    /// `icp_loop_LABEL` (C) or `ICP_LOOP_LABEL` (Rust).
+    pub first: i64,
+    /// Its members' labels and actions, in the order control goes round.
+    pub members: Vec<(i64, Action)>,
+}
+
+/// Every loop of `program`, in file order of their first members.
+pub fn loop_tables(program: &Program) -> Vec<LoopTable> {
+    program
+        .statements
+        .iter()
+        .filter_map(|s| match &s.command {
+            Command::Loop { members, start: 0 } => Some(LoopTable {
+                first: s.label,
+                members: members
+                    .iter()
+                    .map(|m| (program.statements[m.statement].label, m.action))
+                    .collect(),
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The comment over a loop member's code: which statements run as one.
+pub fn loop_note(program: &Program, members: &[LoopMember]) -> String {
+    let labels: Vec<String> = members
+        .iter()
+        .map(|m| program.statements[m.statement].label.to_string())
+        .collect();
+    format!(
+        "Statements {} loop: run as one operation (issue 13, -O0 to step)",
+        labels.join(", ")
+    )
 }

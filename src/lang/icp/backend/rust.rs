@@ -3,12 +3,12 @@
 //! icp2c for `icp2c run`, embedded verbatim. Statements are the arms of a
 //! `match` on the current label inside a `loop`.
 
-use super::plan::{Jump, Spelling, StepPlan, max_inputs, plan};
+use super::plan::{Jump, Spelling, StepPlan, loop_note, loop_tables, max_inputs, plan};
 use crate::codegen::escape::{comment, rust_string};
-use crate::codegen::layout::{arm, call, pad};
+use crate::codegen::layout::{CALL_WIDTH, MAX_WIDTH, arm, call, pad, width};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
-use crate::lang::icp::ir::{Command, Program};
+use crate::lang::icp::ir::{Action, Command, Program};
 use askama::Template;
 
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
@@ -34,6 +34,8 @@ struct ProgramView {
     /// program of one function).
     dispatch: Vec<String>,
     chunk_size: usize,
+    /// The loops' member tables (issue 13), laid out.
+    loop_tables: Vec<String>,
 }
 
 /// Statements per function of the generated Rust. One `match` of 10,000
@@ -132,7 +134,7 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             first: S.int(firsts[index]),
             last: S.int(part.last().map_or(0, |p| p.statement.label)),
             separate,
-            cases: part.iter().map(|p| case(p, separate)).collect(),
+            cases: part.iter().map(|p| case(program, p, separate)).collect(),
             rest,
         });
     }
@@ -148,6 +150,52 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
         chunks,
         dispatch,
         chunk_size: CHUNK,
+        loop_tables: loop_tables(program)
+            .iter()
+            .flat_map(|t| {
+                let items: Vec<String> = t
+                    .members
+                    .iter()
+                    .map(|(_, action)| match *action {
+                        Action::Move { name, drow, dcol } => {
+                            format!(
+                                "icp_rt::Step::Move({name}, {}, {})",
+                                S.int(drow),
+                                S.int(dcol)
+                            )
+                        }
+                        Action::Slide { name, drow, dcol } => {
+                            format!(
+                                "icp_rt::Step::Slide({name}, {}, {})",
+                                S.int(drow),
+                                S.int(dcol)
+                            )
+                        }
+                        Action::Nothing => "icp_rt::Step::Nothing".to_string(),
+                    })
+                    .collect();
+                let labels: Vec<String> = t.members.iter().map(|(l, _)| l.to_string()).collect();
+                let mut lines = vec![
+                    String::new(),
+                    format!("/// Statements {}: a loop (issue 13).", labels.join(", ")),
+                ];
+                let declaration = format!(
+                    "const ICP_LOOP_{}: [icp_rt::Step; {}] =",
+                    t.first,
+                    items.len()
+                );
+                let joined = items.join(", ");
+                let one = format!("{declaration} [{joined}];");
+                if width(&joined) <= CALL_WIDTH && width(&one) <= MAX_WIDTH {
+                    lines.push(one);
+                } else {
+                    lines.push(format!("{declaration} ["));
+                    lines.extend(items.iter().map(|i| format!("    {i},")));
+                    lines.push("];".to_string());
+                }
+                lines
+            })
+            .collect(),
     };
     codegen::render(&view, Syntax::Rust)
 }
@@ -203,12 +251,48 @@ fn jump(j: Jump, label: &str, level: usize) -> Vec<String> {
 /// program is several functions, whose arms call the runtime through the
 /// `#[inline(never)]` wrappers of the template (`icp_place(icp_board, …)`)
 /// rather than its methods, which rustc would inline into every arm.
-fn case(p: &StepPlan<'_>, outlined: bool) -> RustCase {
+fn case(program: &Program, p: &StepPlan<'_>, outlined: bool) -> RustCase {
     let s = p.statement;
     let label = S.int(s.label);
     let inputs = s.inputs;
     let mut body = Vec::new();
     let at = pad(BODY);
+    if let Command::Loop { members, start } = &s.command {
+        let first = members
+            .first()
+            .map_or(0, |m| program.statements[m.statement].label);
+        let call = format!("icp_board.loop_exit(&ICP_LOOP_{first}, {start})");
+        body.push(format!("{at}// {}", comment(&loop_note(program, members))));
+        // A loop's exits go to literal labels or the end (no `*`).
+        let go = |j: Jump| match j {
+            Jump::Label(l) => format!("*icp_label = {}", S.int(l)),
+            _ => "return Ok(true)".to_string(),
+        };
+        match p.exits.as_slice() {
+            [(_, only)] => {
+                body.push(format!("{at}{call};"));
+                body.push(format!("{at}{};", go(*only)));
+            }
+            exits => {
+                body.push(format!("{at}match {call} {{"));
+                for (i, (ks, exit)) in exits.iter().enumerate() {
+                    let pattern = if i + 1 == exits.len() {
+                        "_".to_string()
+                    } else {
+                        let ks: Vec<String> = ks.iter().map(|k| k.to_string()).collect();
+                        ks.join(" | ")
+                    };
+                    body.extend(arm(BODY + 1, &pattern, &go(*exit)));
+                }
+                body.push(format!("{at}}}"));
+            }
+        }
+        return RustCase {
+            label,
+            comment: comment(&s.text),
+            body,
+        };
+    }
     if inputs > 0 {
         let read = if outlined {
             format!("icp_read_into(icp_in, &mut icp_v[..{inputs}])")

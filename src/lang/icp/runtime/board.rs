@@ -192,6 +192,10 @@ const PROBE: u64 = 8;
 /// point at one of them (see `Board::slider_rays`).
 const SLIDER_SCAN: usize = 8;
 
+/// Most statements in a loop whose rounds [`Board::run_loop`] may skip
+/// (the optimiser makes no longer loop).
+pub const MAX_LOOP: usize = 8;
+
 /// Most live pieces a knight's slide looks through to find the ones on its
 /// squares (which lie on no indexed line); with more, it steps.
 const KNIGHT_SCAN: u64 = 64;
@@ -1032,6 +1036,304 @@ impl Board {
         self.perform(slot, &ov, captured, free_at);
     }
 
+    /// A loop of statements summarised by the optimiser (issue 13): runs
+    /// `steps` round from member `start` exactly as that many statements
+    /// would run, until a [`Step::Move`] fails (`left`: control leaves by
+    /// that member's failure target) or `most` statements have run (an
+    /// execution of a slide loop's statement is one, its failed one
+    /// included).
+    ///
+    /// Each round is run step by step (slides by [`Board::slide`]); after
+    /// a round, as many further rounds as can be proven identical to it
+    /// are made in one go: every piece the loop names is alone with its
+    /// name and of a colour with no king, the round captured nothing, the
+    /// slid pieces ended where they began and each moved piece one step
+    /// on (one square along a line of its kind, a pawn's push or a
+    /// knight's jump), and no moved piece comes onto a square a slide of
+    /// the round looked at, onto another piece, or onto the square of a
+    /// moved piece in its way. Costs O(log k) per such run of rounds,
+    /// whatever their number. Never fails: moves allocate nothing.
+    pub fn run_loop(&mut self, steps: &[Step], start: usize, most: u64) -> LoopEnd {
+        let mut executed = 0u64;
+        let mut at = start;
+        let mut round: Option<Round> = None;
+        loop {
+            if at == start {
+                if let Some(r) = round.take() {
+                    executed += self.skip_rounds(&r, executed, most);
+                }
+                round = self.begin_round(steps, start, executed);
+            }
+            let Some(&step) = steps.get(at) else {
+                // No such member: nothing to run (the optimiser makes none).
+                return LoopEnd {
+                    executed,
+                    at,
+                    left: true,
+                };
+            };
+            if executed >= most {
+                return LoopEnd {
+                    executed,
+                    at,
+                    left: false,
+                };
+            }
+            match step {
+                Step::Nothing => executed += 1,
+                Step::Move(name, dr, dc) => {
+                    executed += 1;
+                    if !matches!(self.move_name_by(name, dr, dc), Ok(true)) {
+                        return LoopEnd {
+                            executed,
+                            at,
+                            left: true,
+                        };
+                    }
+                }
+                Step::Slide(name, dr, dc) => {
+                    let from = self.pieces.get(self.head_of(name) as usize);
+                    let from = from.map(|p| (p.row, p.col));
+                    let left = most - executed;
+                    let made = self.slide(name, dr, dc, left).unwrap_or(0);
+                    if made >= left {
+                        return LoopEnd {
+                            executed: most,
+                            at,
+                            left: false,
+                        };
+                    }
+                    executed += made + 1;
+                    if let Some(r) = round.as_mut() {
+                        match from.and_then(|from| Segment::of_slide(from, (dr, dc), made)) {
+                            Some(seg) => r.looked.push(seg),
+                            None => r.blind = true,
+                        }
+                    }
+                }
+            }
+            at = if at + 1 < steps.len() { at + 1 } else { 0 };
+        }
+    }
+
+    /// [`Board::run_loop`] with no budget, for generated programs: the
+    /// member whose move failed (control leaves by its failure target).
+    /// A loop that never ends never returns, as the statements would not.
+    #[inline(never)]
+    pub fn loop_exit(&mut self, steps: &[Step], start: usize) -> usize {
+        let mut at = start;
+        loop {
+            let end = self.run_loop(steps, at, u64::MAX);
+            if end.left {
+                return end.at;
+            }
+            at = end.at;
+        }
+    }
+
+    /// The state a round of a loop starts from, when its rounds may be
+    /// skipped ([`Board::skip_rounds`]): `None` when a name of the loop has
+    /// not exactly one piece, a piece is of a colour with a king, or a
+    /// piece is moved by two members or moved and slid.
+    fn begin_round(&self, steps: &[Step], start: usize, executed: u64) -> Option<Round> {
+        let mut pieces: Vec<LoopPiece> = Vec::new();
+        let j = steps.len();
+        if j > MAX_LOOP {
+            return None;
+        }
+        for order in 0..j {
+            let (name, by) = match steps.get((start + order) % j)? {
+                Step::Move(name, dr, dc) => (*name, Some((*dr, *dc))),
+                Step::Slide(name, _, _) => (*name, None),
+                Step::Nothing => continue,
+            };
+            let list = self.lists.get(name as usize)?;
+            if list.count != 1 {
+                return None;
+            }
+            let slot = list.head;
+            let p = self.pieces.get(slot as usize)?;
+            if !self.kings[p.colour.index()].is_empty() {
+                return None;
+            }
+            if let Some(seen) = pieces.iter().find(|q| q.slot == slot) {
+                if by.is_some() || seen.by.is_some() {
+                    return None;
+                }
+                continue;
+            }
+            if by.is_some_and(|v| !self.steps_freely(p, v)) {
+                return None;
+            }
+            pieces.push(LoopPiece {
+                slot,
+                row: p.row,
+                col: p.col,
+                by,
+                order,
+            });
+        }
+        Some(Round {
+            executed,
+            live: self.live,
+            pieces,
+            looked: Vec::new(),
+            blind: false,
+        })
+    }
+
+    /// Whether piece `p` moving by `v` succeeds whenever its target is
+    /// empty (no king of its colour assumed): one square along a line of
+    /// its kind, a pawn's push, or a knight's jump (while few pieces are
+    /// live, see [`KNIGHT_SCAN`]).
+    fn steps_freely(&self, p: &Piece, (dr, dc): (i64, i64)) -> bool {
+        let unit = (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1;
+        match p.kind {
+            Kind::Rook => unit && (dr == 0 || dc == 0),
+            Kind::Bishop => unit && dr != 0 && dc != 0,
+            Kind::Queen => unit,
+            Kind::Pawn => dc == 0 && dr == if p.colour == Colour::White { 1 } else { -1 },
+            Kind::Knight => {
+                matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1)) && self.live <= KNIGHT_SCAN
+            }
+            Kind::King => false,
+        }
+    }
+
+    /// After the round that began at `r` ended (control back at its first
+    /// member, `executed` statements run in all): makes in one go as many
+    /// further rounds as are certain to repeat it, within `most`
+    /// statements in all, and returns the statements they count (0 when
+    /// none can be proven; see [`Board::run_loop`]).
+    fn skip_rounds(&mut self, r: &Round, executed: u64, most: u64) -> u64 {
+        let per = executed - r.executed;
+        if self.live != r.live || per == 0 || r.blind {
+            return 0;
+        }
+        let mut rounds = (most - executed) / per;
+        let mut movers: Vec<(Pair, Pair, &LoopPiece)> = Vec::new();
+        for lp in &r.pieces {
+            let Some(p) = self.pieces.get(lp.slot as usize).filter(|p| p.live) else {
+                return 0;
+            };
+            let (dr, dc) = lp.by.unwrap_or((0, 0));
+            let expected = (lp.row.checked_add(dr), lp.col.checked_add(dc));
+            if expected != (Some(p.row), Some(p.col)) {
+                return 0;
+            }
+            if lp.by.is_some() {
+                movers.push(((p.row, p.col), (dr, dc), lp));
+            }
+        }
+        for &(at, v, lp) in &movers {
+            if rounds == 0 {
+                return 0;
+            }
+            rounds = rounds.min(self.free_run(lp.slot, at, v, rounds, &r.pieces));
+            // Where it stood during the round, and will stand: off every
+            // square a slide looked at.
+            for seg in &r.looked {
+                match seg.first_meeting(at, v) {
+                    Some(s) if s <= 0 => return 0,
+                    Some(s) => rounds = rounds.min(u64::try_from(s - 1).unwrap_or(u64::MAX)),
+                    None => {}
+                }
+            }
+            // Off the square of every other moved piece when it moves.
+            for &(other, w, lq) in &movers {
+                if lq.slot == lp.slot {
+                    continue;
+                }
+                let after = u8::from(lq.order > lp.order);
+                if let Some(t) = collision(at, v, other, w, after) {
+                    rounds = rounds.min(t - 1);
+                }
+            }
+        }
+        if rounds == 0 {
+            return 0;
+        }
+        // Lift every moved piece, then put each down: one may land where
+        // another stood.
+        for &(at, _, _) in &movers {
+            self.squares.remove(at.0, at.1);
+            if self.any_line {
+                self.index_remove(at.0, at.1);
+            }
+        }
+        for &(at, (dr, dc), lp) in &movers {
+            let k = rounds as i128;
+            let to = |x: i64, d: i64| (x as i128 + d as i128 * k) as i64;
+            let (tr, tc) = (to(at.0, dr), to(at.1, dc));
+            self.squares.insert_new(tr, tc, lp.slot);
+            if self.any_line {
+                self.index_insert(tr, tc);
+            }
+            if let Some(p) = self.pieces.get_mut(lp.slot as usize) {
+                p.row = tr;
+                p.col = tc;
+            }
+        }
+        rounds * per
+    }
+
+    /// How many steps of `v` piece `slot` on `at` can make onto empty
+    /// squares, at most `limit`: up to the first piece in its way that
+    /// the loop does not name (`ours`), or the i64 edge.
+    fn free_run(
+        &mut self,
+        slot: u32,
+        at: (i64, i64),
+        v: (i64, i64),
+        limit: u64,
+        ours: &[LoopPiece],
+    ) -> u64 {
+        let (dr, dc) = v;
+        let ours = |s: u32| ours.iter().any(|q| q.slot == s);
+        let knight = dr.abs() + dc.abs() == 3;
+        if knight {
+            let reach = (edge_steps(at.0, dr) / dr.unsigned_abs())
+                .min(edge_steps(at.1, dc) / dc.unsigned_abs());
+            let mut run = limit.min(reach);
+            for (s, q) in self.pieces.iter().enumerate() {
+                if !q.live || ours(s as u32) {
+                    continue;
+                }
+                let (er, ec) = (q.row as i128 - at.0 as i128, q.col as i128 - at.1 as i128);
+                let k = er / dr as i128;
+                if k > 0 && er % dr as i128 == 0 && ec == k * dc as i128 {
+                    run = run.min(u64::try_from(k - 1).unwrap_or(u64::MAX));
+                }
+            }
+            return run;
+        }
+        let limit = limit.min(edge_steps(at.0, dr)).min(edge_steps(at.1, dc));
+        let ov = Overlay {
+            sr: at.0,
+            sc: at.1,
+            tr: at.0,
+            tc: at.1,
+            mover: slot,
+        };
+        let mut from = at;
+        let mut walked = 0u64;
+        while walked < limit {
+            let Some(h) = self.first_on_ray(from, v, limit - walked, &ov) else {
+                return limit;
+            };
+            let Some(q) = self.pieces.get(h as usize) else {
+                return limit;
+            };
+            let d = q.row.abs_diff(at.0).max(q.col.abs_diff(at.1));
+            if !ours(h) {
+                return d - 1;
+            }
+            from = (q.row, q.col);
+            walked = d;
+        }
+        limit
+    }
+
     /// §4.7 Count: the number of live pieces called `name` (0 for a name
     /// never placed or outside `0..names`).
     #[inline]
@@ -1547,6 +1849,157 @@ impl Board {
             q.next = self.free;
         }
         self.free = victim;
+    }
+}
+
+/// One statement of a loop the optimiser summarised (issue 13), for
+/// [`Board::run_loop`], in the order control goes round the loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `name;drow,dcol` (§4.4): its success goes on round the loop, its
+    /// failure leaves it.
+    Move(Name, i64, i64),
+    /// `name;drow,dcol?itself`, a slide loop ([`Board::slide`]): its
+    /// moves go on until one fails, and that failure goes on round the
+    /// loop.
+    Slide(Name, i64, i64),
+    /// `^` (§4.5): goes on round the loop.
+    Nothing,
+}
+
+/// Where [`Board::run_loop`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopEnd {
+    /// Statements run (each run of a slide loop's statement is one).
+    pub executed: u64,
+    /// The member whose move failed (`left`), or the one to run next
+    /// (the budget is spent).
+    pub at: usize,
+    /// Whether member `at`'s move failed: control leaves the loop.
+    pub left: bool,
+}
+
+/// A round of a loop as it began, for [`Board::skip_rounds`].
+struct Round {
+    /// Statements run before it.
+    executed: u64,
+    /// Live pieces when it began.
+    live: u64,
+    /// The pieces the loop names.
+    pieces: Vec<LoopPiece>,
+    /// The squares its slides looked at.
+    looked: Vec<Segment>,
+    /// A slide looked at squares not followed ([`Segment::of_slide`]).
+    blind: bool,
+}
+
+/// A piece named by a loop, where a round began.
+struct LoopPiece {
+    slot: u32,
+    row: i64,
+    col: i64,
+    /// The step of the member that moves it; `None` for a slid piece.
+    by: Option<(i64, i64)>,
+    /// Its member's place in the round (0 = first).
+    order: usize,
+}
+
+/// The squares from + u·dir for 0 ≤ u ≤ len: those a slide loop's run
+/// looked at (where it began, the squares it entered, and the one it
+/// could not move to).
+struct Segment {
+    from: (i128, i128),
+    dir: (i128, i128),
+    len: i128,
+}
+
+impl Segment {
+    /// The squares a slide loop's run of `made` moves by `v` from `from`
+    /// looked at, when `v` is one square along a line or a knight's jump
+    /// (the landing squares: no square lies between); `None` for any
+    /// other step (its squares are not followed: no round is skipped).
+    fn of_slide(from: (i64, i64), v: (i64, i64), made: u64) -> Option<Segment> {
+        let unit = v != (0, 0) && v.0.abs() <= 1 && v.1.abs() <= 1;
+        let jump = matches!((v.0.abs(), v.1.abs()), (1, 2) | (2, 1));
+        (unit || jump).then(|| Segment {
+            from: (from.0 as i128, from.1 as i128),
+            dir: (v.0 as i128, v.1 as i128),
+            len: made as i128 + 1,
+        })
+    }
+
+    /// The least s ≥ −1 with at + s·v on this segment, if any; `v` is a
+    /// unit step or a knight's jump.
+    fn first_meeting(&self, at: (i64, i64), v: (i64, i64)) -> Option<i128> {
+        let (vr, vc) = (v.0 as i128, v.1 as i128);
+        let (wr, wc) = self.dir;
+        let (dr, dc) = (self.from.0 - at.0 as i128, self.from.1 - at.1 as i128);
+        let cross = vr * wc - vc * wr;
+        if cross != 0 {
+            // s·v − u·w = d, by Cramer's rule.
+            let (sn, un) = (dr * wc - dc * wr, dr * vc - dc * vr);
+            if sn % cross != 0 || un % cross != 0 {
+                return None;
+            }
+            let (s, u) = (sn / cross, un / cross);
+            return (s >= -1 && (0..=self.len).contains(&u)).then_some(s);
+        }
+        // Parallel steps (unit steps or jumps: v = ±w).
+        if dr * wc - dc * wr != 0 {
+            return None;
+        }
+        // On the segment's line: d = k·w (w is a unit step or a jump).
+        let k = if wr != 0 { dr / wr } else { dc / wc };
+        if (dr, dc) != (k * wr, k * wc) {
+            return None;
+        }
+        // s·a = k + u for u in 0..=len, where v = a·w.
+        let (lo, hi) = if (vr, vc) == (wr, wc) {
+            (k, k + self.len)
+        } else {
+            (-k - self.len, -k)
+        };
+        let s = lo.max(-1);
+        (s <= hi).then_some(s)
+    }
+}
+
+/// A square (row, col), or a step (drow, dcol).
+type Pair = (i64, i64);
+
+/// The first round t ≥ 1 in which a piece on `a` stepping by `v` each
+/// round would land on a piece on `b` stepping by `w`, which steps
+/// `after` (1) or before (0) it in the round; `None` if never.
+fn collision(a: Pair, v: Pair, b: Pair, w: Pair, after: u8) -> Option<u64> {
+    let late = i128::from(after);
+    // a + t·v = b + (t − late)·w  ⇔  d + t·e = 0.
+    let d = (
+        a.0 as i128 - b.0 as i128 + late * w.0 as i128,
+        a.1 as i128 - b.1 as i128 + late * w.1 as i128,
+    );
+    let e = (v.0 as i128 - w.0 as i128, v.1 as i128 - w.1 as i128);
+    let mut t: Option<i128> = None;
+    for (dk, ek) in [(d.0, e.0), (d.1, e.1)] {
+        if ek == 0 {
+            if dk != 0 {
+                return None;
+            }
+        } else {
+            if dk % ek != 0 {
+                return None;
+            }
+            let tk = -dk / ek;
+            if t.is_some_and(|t| t != tk) {
+                return None;
+            }
+            t = Some(tk);
+        }
+    }
+    match t {
+        // e = 0: the same square every round, or never.
+        None => Some(1),
+        Some(t) if t >= 1 => u64::try_from(t).ok(),
+        Some(_) => None,
     }
 }
 
@@ -3077,6 +3530,200 @@ mod tests {
         put(&mut b, 0, B, Kind::Knight, 0, i64::MAX - 9);
         assert_eq!(b.slide(0, -1, 2, u64::MAX), Ok(4));
         assert_eq!(b.piece_at(-4, i64::MAX - 1), Some((B, Kind::Knight, 0)));
+    }
+
+    /// A loop of statements run as `run_loop` runs it: one statement at a
+    /// time (a slide loop's statement is one move).
+    fn step_loop(b: &mut Board, steps: &[Step], start: usize, most: u64) -> LoopEnd {
+        let (mut executed, mut at) = (0u64, start);
+        loop {
+            if executed >= most {
+                return LoopEnd {
+                    executed,
+                    at,
+                    left: false,
+                };
+            }
+            executed += 1;
+            let next = (at + 1) % steps.len();
+            match steps[at] {
+                Step::Nothing => at = next,
+                Step::Move(n, dr, dc) => {
+                    if b.move_name_by(n, dr, dc) != Ok(true) {
+                        return LoopEnd {
+                            executed,
+                            at,
+                            left: true,
+                        };
+                    }
+                    at = next;
+                }
+                Step::Slide(n, dr, dc) => {
+                    if b.move_name_by(n, dr, dc) != Ok(true) {
+                        at = next;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `run_loop` ends where stepping the loop's statements one by one
+    /// ends, with the same board, for random loops of moves, slides and
+    /// `^` on random boards (kings, captures, blockers of both colours,
+    /// pieces in each other's way, far pieces and the i64 edge), from
+    /// every member, under random budgets.
+    #[test]
+    fn run_loop_is_stepping() {
+        let mut rng = Rng(0x100b5);
+        let dirs = [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (-1, 1),
+            (1, -1),
+            (-1, -1),
+            (1, 2),
+            (-2, 1),
+            (0, 2),
+        ];
+        let mut compared = 0;
+        for round in 0..6000 {
+            let mut b = Board::new(4);
+            let edge = rng.below(8) == 0;
+            // Half the boards suit skipping: one piece per name of the
+            // loop, no king, room to move (blockers are named 3).
+            let suited = round % 2 == 0;
+            let spread = if suited { 12 } else { 5 };
+            for i in 0..2 + rng.below(8) {
+                let kind = match KINDS[rng.below(6) as usize] {
+                    Kind::King if suited => Kind::Rook,
+                    k => k,
+                };
+                let colour = if rng.below(2) == 0 { W } else { B };
+                let name = if suited {
+                    (i as u32).min(3)
+                } else {
+                    rng.below(4) as u32
+                };
+                let (r, mut c) = (rng.range(-spread, spread), rng.range(-spread, spread));
+                if edge {
+                    c = i64::MAX - rng.range(0, 8);
+                }
+                let _ = b.place(name, colour, kind, r, c);
+            }
+            let n = 2 + rng.below(3) as usize;
+            let steps: Vec<Step> = (0..n)
+                .map(|i| {
+                    let name = if suited {
+                        (i as u32).min(2)
+                    } else {
+                        rng.below(4) as u32
+                    };
+                    let (dr, dc) = dirs[rng.below(dirs.len() as u64) as usize];
+                    match rng.below(6) {
+                        _ if i == 0 => Step::Move(name, dr, dc),
+                        0 | 1 => Step::Slide(name, dr, dc),
+                        2 => Step::Nothing,
+                        _ => Step::Move(name, dr, dc),
+                    }
+                })
+                .collect();
+            let start = rng.below(n as u64) as usize;
+            let most = if rng.below(3) == 0 {
+                u64::MAX
+            } else {
+                1 + rng.below(300)
+            };
+            let mut stepped = b.clone();
+            let want = step_loop(&mut stepped, &steps, start, most.min(20_000));
+            if !want.left && most > 20_000 {
+                continue; // a run too long to step here
+            }
+            let got = b.run_loop(&steps, start, most);
+            assert_eq!(got, want, "round {round}: {steps:?} from {start}");
+            let mut a = b.pieces();
+            let mut z = stepped.pieces();
+            a.sort_by_key(|p| (p.0, p.1));
+            z.sort_by_key(|p| (p.0, p.1));
+            assert_eq!(a, z, "round {round}: {steps:?} from {start}");
+            assert_consistent(&b);
+            compared += 1;
+        }
+        assert!(compared > 3000, "{compared}");
+    }
+
+    /// Rounds are skipped, not stepped: a transfer of 10^15 between two
+    /// rooks, and counter's outer loop (two slides and a move) 10^6
+    /// times over 10^12 squares, end at once where stepping would.
+    #[test]
+    fn run_loop_skips_rounds() {
+        let mut b = board();
+        put(&mut b, 0, W, Kind::Rook, 0, 1_000_000_000_000_000);
+        put(&mut b, 1, W, Kind::Rook, 1, 0);
+        put(&mut b, 2, W, Kind::Pawn, 0, -1);
+        let transfer = [Step::Move(0, 0, -1), Step::Move(1, 0, 1)];
+        let end = b.run_loop(&transfer, 0, u64::MAX);
+        assert_eq!(
+            end,
+            LoopEnd {
+                executed: 2_000_000_000_000_001,
+                at: 0,
+                left: true
+            }
+        );
+        assert_eq!(b.piece_at(0, 0), Some((W, Kind::Rook, 0)));
+        assert_eq!(
+            b.piece_at(1, 1_000_000_000_000_000),
+            Some((W, Kind::Rook, 1))
+        );
+        assert_consistent(&b);
+        // counter.icp: x walks to the cap and back, m counts the rounds.
+        let (n, m) = (1_000_000_000_000i64, 1_000_000i64);
+        let mut b = board();
+        put(&mut b, 3, W, Kind::Pawn, 0, -1);
+        put(&mut b, 3, W, Kind::Pawn, 1, -1);
+        put(&mut b, 0, W, Kind::Rook, 0, 0);
+        put(&mut b, 1, W, Kind::Rook, 1, m);
+        put(&mut b, 2, W, Kind::Pawn, 0, n);
+        let outer = [
+            Step::Slide(0, 0, 1),
+            Step::Slide(0, 0, -1),
+            Step::Move(1, 0, -1),
+        ];
+        let end = b.run_loop(&outer, 0, u64::MAX);
+        let round = 2 * n as u64 + 1;
+        assert_eq!(
+            end,
+            LoopEnd {
+                executed: (m as u64 + 1) * round,
+                at: 2,
+                left: true
+            }
+        );
+        assert_eq!(b.piece_at(1, 0), Some((W, Kind::Rook, 1)));
+        assert_eq!(b.piece_at(0, 0), Some((W, Kind::Rook, 0)));
+        // With a budget: the same statements counted as stepping counts
+        // them (2n + 1 a round), stopping inside a slide.
+        let mut b = board();
+        put(&mut b, 3, W, Kind::Pawn, 0, -1);
+        put(&mut b, 3, W, Kind::Pawn, 1, -1);
+        put(&mut b, 0, W, Kind::Rook, 0, 0);
+        put(&mut b, 1, W, Kind::Rook, 1, m);
+        put(&mut b, 2, W, Kind::Pawn, 0, 10);
+        let most = 21 * 1_000 + 5;
+        let end = b.run_loop(&outer, 0, most);
+        assert_eq!(
+            end,
+            LoopEnd {
+                executed: most,
+                at: 0,
+                left: false
+            }
+        );
+        assert_eq!(b.piece_at(1, m - 1_000), Some((W, Kind::Rook, 1)));
+        assert_eq!(b.piece_at(0, 5), Some((W, Kind::Rook, 0)));
     }
 
     #[test]
