@@ -32,7 +32,14 @@ struct Runtimes {
 const RUNTIMES: &[Runtimes] = &[
     Runtimes {
         folder: "icp",
-        required: &["NIL", "MAX_SLOTS", "PROBE", "SLIDER_SCAN", "KNIGHT_SCAN"],
+        required: &[
+            "NIL",
+            "MAX_SLOTS",
+            "PROBE",
+            "SLIDER_SCAN",
+            "KNIGHT_SCAN",
+            "MAX_LOOP",
+        ],
         generated: &["end of input in a `*` jump target (§6)"],
     },
     Runtimes {

@@ -1085,6 +1085,187 @@ static void test_random(int sequences)
     CHECK(stat_ok[1] > stat_tried[1] / 20 && stat_ok[3] > stat_tried[3] / 20);
 }
 
+/* ------------------------------------------------ loops (issue 13) */
+
+/* A loop run as icp_run_loop runs it: one statement at a time (a slide
+ * loop's statement is one move). */
+static icp_loop_end step_loop(const icp_loop_step *steps, size_t n, size_t start,
+                              uint64_t most)
+{
+    icp_loop_end end;
+    size_t at = start;
+    uint64_t executed = 0;
+    for (;;) {
+        size_t next = (at + 1) % n;
+        if (executed >= most) {
+            end.executed = executed;
+            end.at = at;
+            end.left = 0;
+            return end;
+        }
+        executed++;
+        if (steps[at].kind == ICP_STEP_NOTHING) {
+            at = next;
+        } else if (!icp_move_name_by(steps[at].name, steps[at].drow, steps[at].dcol)) {
+            if (steps[at].kind == ICP_STEP_MOVE) {
+                end.executed = executed;
+                end.at = at;
+                end.left = 1;
+                return end;
+            }
+            at = next;
+        } else if (steps[at].kind == ICP_STEP_MOVE) {
+            at = next;
+        }
+    }
+}
+
+/* The live pieces as (row, col, colour * 8 + kind, name), sorted. */
+typedef struct seen_piece {
+    int64_t r, c;
+    int what;
+    uint32_t name;
+} seen_piece;
+
+static int seen_cmp(const void *a, const void *b)
+{
+    const seen_piece *x = (const seen_piece *)a, *y = (const seen_piece *)b;
+    if (x->r != y->r)
+        return x->r < y->r ? -1 : 1;
+    if (x->c != y->c)
+        return x->c < y->c ? -1 : 1;
+    return 0;
+}
+
+static size_t board_list(seen_piece *out, size_t cap)
+{
+    size_t n = 0;
+    uint32_t i;
+    for (i = 0; i < icp_pieces_len && n < cap; i++)
+        if (icp_pieces[i].live) {
+            out[n].r = icp_pieces[i].row;
+            out[n].c = icp_pieces[i].col;
+            out[n].what = icp_pieces[i].colour * 8 + icp_pieces[i].kind;
+            out[n].name = icp_pieces[i].name;
+            n++;
+        }
+    qsort(out, n, sizeof *out, seen_cmp);
+    return n;
+}
+
+/* One random board, placed again from the same seed for each run. */
+static void loop_board(uint64_t seed, int suited)
+{
+    int i, pieces, edge, spread = suited ? 12 : 5;
+    rng_state = seed;
+    icp_free_all();
+    icp_init(4);
+    edge = rnd(8) == 0;
+    pieces = 2 + rnd(8);
+    for (i = 0; i < pieces; i++) {
+        int kind = rnd(6), colour = rnd(2);
+        uint32_t name = suited ? (uint32_t)(i < 3 ? i : 3) : (uint32_t)rnd(4);
+        int64_t r = rnd(2 * spread + 1) - spread, c = rnd(2 * spread + 1) - spread;
+        if (suited && kind == ICP_KING)
+            kind = ICP_ROOK;
+        if (edge)
+            c = INT64_MAX - rnd(9);
+        (void)icp_place(name, colour, kind, r, c);
+    }
+}
+
+/* icp_run_loop ends where stepping ends, with the same board, for random
+ * loops on random boards (as board.rs, run_loop_is_stepping); then a
+ * transfer of 10^15 and counter's outer loop, which only skipping ends. */
+static void test_loops(void)
+{
+    static const int dirs[11][2] = {{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {-1, 1},
+                                    {1, -1}, {-1, -1}, {1, 2}, {-2, 1}, {0, 2}};
+    static seen_piece a[16], z[16];
+    long compared = 0;
+    int round;
+    for (round = 0; round < 6000; round++) {
+        icp_loop_step steps[4];
+        icp_loop_end want, got;
+        uint64_t seed = 0x100b5u + (uint64_t)round * 7919u, most;
+        size_t n, i, start, na, nz;
+        int suited = round % 2 == 0;
+        loop_board(seed, suited);
+        n = 2 + (size_t)rnd(3);
+        for (i = 0; i < n; i++) {
+            int d = rnd(11), k = rnd(6);
+            steps[i].name = suited ? (uint32_t)(i < 2 ? i : 2) : (uint32_t)rnd(4);
+            steps[i].drow = dirs[d][0];
+            steps[i].dcol = dirs[d][1];
+            steps[i].kind = i == 0 || k >= 3 ? ICP_STEP_MOVE
+                            : k == 2          ? ICP_STEP_NOTHING
+                                              : ICP_STEP_SLIDE;
+        }
+        start = (size_t)rnd((int)n);
+        most = rnd(3) == 0 ? UINT64_MAX : 1 + (uint64_t)rnd(300);
+        {
+            uint64_t saved = rng_state;
+            want = step_loop(steps, n, start, most < 20000 ? most : 20000);
+            nz = board_list(z, 16);
+            if (!want.left && most > 20000)
+                continue;
+            loop_board(seed, suited);
+            rng_state = saved;
+        }
+        got = icp_run_loop(steps, n, start, most);
+        na = board_list(a, 16);
+        CHECK_EQ(got.executed, want.executed);
+        CHECK_EQ(got.at, want.at);
+        CHECK_EQ(got.left, want.left);
+        CHECK_EQ(na, nz);
+        for (i = 0; i < na && i < nz; i++)
+            CHECK(a[i].r == z[i].r && a[i].c == z[i].c && a[i].what == z[i].what &&
+                  a[i].name == z[i].name);
+        CHECK(indices_ok());
+        compared++;
+    }
+    CHECK(compared > 3000);
+    {
+        /* A transfer of 10^15 units between two rooks. */
+        icp_loop_step transfer[2] = {{ICP_STEP_MOVE, 0, 0, -1}, {ICP_STEP_MOVE, 1, 0, 1}};
+        icp_loop_end end;
+        icp_free_all();
+        icp_init(4);
+        CHECK(W(0, ICP_ROOK, 0, INT64_C(1000000000000000)));
+        CHECK(W(1, ICP_ROOK, 1, 0));
+        CHECK(W(2, ICP_PAWN, 0, -1));
+        end = icp_run_loop(transfer, 2, 0, UINT64_MAX);
+        CHECK(end.executed == UINT64_C(2000000000000001) && end.at == 0 && end.left);
+        CHECK(has(0, 0, ICP_WHITE, ICP_ROOK));
+        CHECK(has(1, INT64_C(1000000000000000), ICP_WHITE, ICP_ROOK));
+    }
+    {
+        /* counter.icp's outer loop, 10^6 rounds over 10^12 squares. */
+        icp_loop_step outer[3] = {{ICP_STEP_SLIDE, 0, 0, 1},
+                                  {ICP_STEP_SLIDE, 0, 0, -1},
+                                  {ICP_STEP_MOVE, 1, 0, -1}};
+        uint64_t n = UINT64_C(1000000000000), m = 1000000, per = 2 * n + 1;
+        icp_free_all();
+        icp_init(4);
+        CHECK(W(3, ICP_PAWN, 0, -1));
+        CHECK(W(3, ICP_PAWN, 1, -1));
+        CHECK(W(0, ICP_ROOK, 0, 0));
+        CHECK(W(1, ICP_ROOK, 1, (int64_t)m));
+        CHECK(W(2, ICP_PAWN, 0, (int64_t)n));
+        CHECK(icp_loop_exit(outer, 3, 0) == 2);
+        CHECK(has(1, 0, ICP_WHITE, ICP_ROOK) && has(0, 0, ICP_WHITE, ICP_ROOK));
+        icp_free_all();
+        icp_init(4);
+        CHECK(W(3, ICP_PAWN, 0, -1));
+        CHECK(W(3, ICP_PAWN, 1, -1));
+        CHECK(W(0, ICP_ROOK, 0, 0));
+        CHECK(W(1, ICP_ROOK, 1, (int64_t)m));
+        CHECK(W(2, ICP_PAWN, 0, (int64_t)n));
+        CHECK(icp_run_loop(outer, 3, 0, UINT64_MAX).executed == (m + 1) * per);
+    }
+    printf("loops: %ld random loops compared with stepping\n", compared);
+}
+
 /* ------------------------------------------------------ input reading */
 
 static char path_in[1100], path_out[1100], path_err[1100], path_code[1100];
@@ -1357,6 +1538,7 @@ int main(int argc, char **argv)
     test_edges();
     test_slot_reuse();
     test_random(sequences);
+    test_loops();
     test_read_inprocess();
     test_read_children();
 
