@@ -10,7 +10,7 @@ use super::plan::{
 use crate::codegen::escape::{c_string_chunks, comment};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
-use crate::lang::icp::ir::{Action, Command, Program};
+use crate::lang::icp::ir::{Command, Program};
 use crate::lang::icp::runtime::board as rt;
 use askama::Template;
 
@@ -102,27 +102,10 @@ pub fn emit(program: &Program, source_name: &str) -> String {
         loop_tables: loop_tables(program)
             .iter()
             .map(|t| {
-                let items: Vec<String> = t
-                    .members
-                    .iter()
-                    .map(|(_, action)| match *action {
-                        Action::Move { name, drow, dcol } => {
-                            format!(
-                                "{{ICP_STEP_MOVE, {name}, {}, {}}}",
-                                S.int(drow),
-                                S.int(dcol)
-                            )
-                        }
-                        Action::Slide { name, drow, dcol } => {
-                            format!(
-                                "{{ICP_STEP_SLIDE, {name}, {}, {}}}",
-                                S.int(drow),
-                                S.int(dcol)
-                            )
-                        }
-                        Action::Nothing => "{ICP_STEP_NOTHING, 0, 0, 0}".to_string(),
-                    })
-                    .collect();
+                let items = t.items(&S, |kind, args| match kind {
+                    "Nothing" => "{ICP_STEP_NOTHING, 0, 0, 0}".to_string(),
+                    _ => format!("{{ICP_STEP_{}, {args}}}", kind.to_uppercase()),
+                });
                 format!(
                     "static const icp_loop_step icp_loop_{}[{}] = {{{}}};",
                     t.first,

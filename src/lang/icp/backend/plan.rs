@@ -314,6 +314,28 @@ pub struct LoopTable {
     pub members: Vec<(i64, Action)>,
 }
 
+impl LoopTable {
+    /// Its members as a target spells them: `spell(kind, operands)`
+    /// with the member's kind (`Move`, `Slide` or `Nothing`) and its
+    /// operands (name, row offset, column offset; empty for `Nothing`).
+    pub fn items(&self, spelling: &Spelling, spell: fn(&str, &str) -> String) -> Vec<String> {
+        self.members
+            .iter()
+            .map(|(_, action)| match *action {
+                Action::Move { name, drow, dcol } => spell(
+                    "Move",
+                    &format!("{name}, {}, {}", spelling.int(drow), spelling.int(dcol)),
+                ),
+                Action::Slide { name, drow, dcol } => spell(
+                    "Slide",
+                    &format!("{name}, {}, {}", spelling.int(drow), spelling.int(dcol)),
+                ),
+                Action::Nothing => spell("Nothing", ""),
+            })
+            .collect()
+    }
+}
+
 /// Every loop of `program`, in file order of their first members.
 pub fn loop_tables(program: &Program) -> Vec<LoopTable> {
     program

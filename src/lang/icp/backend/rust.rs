@@ -8,7 +8,7 @@ use crate::codegen::escape::{comment, rust_string};
 use crate::codegen::layout::{CALL_WIDTH, MAX_WIDTH, arm, call, pad, width};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
-use crate::lang::icp::ir::{Action, Command, Program};
+use crate::lang::icp::ir::{Command, Program};
 use askama::Template;
 
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
@@ -153,27 +153,10 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
         loop_tables: loop_tables(program)
             .iter()
             .flat_map(|t| {
-                let items: Vec<String> = t
-                    .members
-                    .iter()
-                    .map(|(_, action)| match *action {
-                        Action::Move { name, drow, dcol } => {
-                            format!(
-                                "icp_rt::Step::Move({name}, {}, {})",
-                                S.int(drow),
-                                S.int(dcol)
-                            )
-                        }
-                        Action::Slide { name, drow, dcol } => {
-                            format!(
-                                "icp_rt::Step::Slide({name}, {}, {})",
-                                S.int(drow),
-                                S.int(dcol)
-                            )
-                        }
-                        Action::Nothing => "icp_rt::Step::Nothing".to_string(),
-                    })
-                    .collect();
+                let items = t.items(&S, |kind, args| match kind {
+                    "Nothing" => "icp_rt::Step::Nothing".to_string(),
+                    _ => format!("icp_rt::Step::{kind}({args})"),
+                });
                 let labels: Vec<String> = t.members.iter().map(|(l, _)| l.to_string()).collect();
                 let mut lines = vec![
                     String::new(),

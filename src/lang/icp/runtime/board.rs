@@ -3575,19 +3575,13 @@ mod tests {
     #[test]
     fn run_loop_is_stepping() {
         let mut rng = Rng(0x100b5);
-        let dirs = [
-            (0, 1),
-            (0, -1),
-            (1, 0),
-            (-1, 0),
-            (1, 1),
-            (-1, 1),
-            (1, -1),
-            (-1, -1),
-            (1, 2),
-            (-2, 1),
-            (0, 2),
-        ];
+        // Every line's unit steps, two jumps, and a step of two squares.
+        let dirs: Vec<(i64, i64)> = ORTHOGONAL
+            .iter()
+            .chain(&DIAGONAL)
+            .copied()
+            .chain([(1, 2), (-2, 1), (0, 2)])
+            .collect();
         let mut compared = 0;
         for round in 0..6000 {
             let mut b = Board::new(4);
@@ -3643,11 +3637,12 @@ mod tests {
             }
             let got = b.run_loop(&steps, start, most);
             assert_eq!(got, want, "round {round}: {steps:?} from {start}");
-            let mut a = b.pieces();
-            let mut z = stepped.pieces();
-            a.sort_by_key(|p| (p.0, p.1));
-            z.sort_by_key(|p| (p.0, p.1));
-            assert_eq!(a, z, "round {round}: {steps:?} from {start}");
+            let sorted = |b: &Board| {
+                let mut pieces = b.pieces();
+                pieces.sort_by_key(|p| (p.0, p.1));
+                pieces
+            };
+            assert_eq!(sorted(&b), sorted(&stepped), "round {round}: {steps:?}");
             assert_consistent(&b);
             compared += 1;
         }
