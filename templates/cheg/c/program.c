@@ -20,7 +20,7 @@ static const uint32_t icp_lines[{{ lines.len() }}] = { {{ lines.join(", ") }} };
 
 /* Control flow only: every value, condition and outcome is the runtime's
  * (CHEG §5, §6). */
-static int icp_program_step(icp_inv *inv, size_t pc)
+ICP_LIGHT static int icp_program_step(icp_inv *inv, size_t pc)
 {
     (void)inv;
     switch (pc) {

@@ -21,6 +21,30 @@
 #endif
 #endif
 
+/* What gcc optimises (issue 12: the build's time is gcc's -O2 passes).
+ * Only the move generation and the search need -O2; the rest is marked:
+ * - ICP_COLD: runs once per command or on an error (FEN, UCI, messages,
+ *   start-up): not optimised at all, and calls to it are unlikely;
+ * - ICP_LIGHT: the program's language (values, statements, invocations),
+ *   no faster at -O2 than at -O1: -O1.
+ * GCC only, and only lowering the build's level (-O0 and -Os builds, and
+ * other compilers, keep theirs). Small helpers stay unmarked: a function
+ * with its own optimisation level is not inlined into one with another. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#define ICP_COLD __attribute__((cold, optimize("O0")))
+#if defined(__OPTIMIZE_SIZE__)
+#define ICP_LIGHT
+#else
+#define ICP_LIGHT __attribute__((optimize("O1")))
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define ICP_COLD __attribute__((cold))
+#define ICP_LIGHT
+#else
+#define ICP_COLD
+#define ICP_LIGHT
+#endif
+
 enum { ICP_WHITE = 0, ICP_BLACK = 1 };
 /* Piece kinds; on the board a code is kind | 8 for Black, 0 for empty. */
 enum { ICP_NO_KIND = 0, ICP_KING = 1, ICP_QUEEN = 2, ICP_ROOK = 3, ICP_BISHOP = 4, ICP_KNIGHT = 5, ICP_PAWN = 6 };
@@ -120,7 +144,7 @@ static int icp_popcount(uint64_t b)
 #endif
 }
 
-static void icp_step_table(uint64_t table[64], const int *steps, int count)
+ICP_COLD static void icp_step_table(uint64_t table[64], const int *steps, int count)
 {
     int sq, i;
     for (sq = 0; sq < 64; sq++) {
@@ -134,7 +158,7 @@ static void icp_step_table(uint64_t table[64], const int *steps, int count)
     }
 }
 
-static void icp_chess_init(void)
+ICP_COLD static void icp_chess_init(void)
 {
     static int done;
     static const int white_pawn[2] = {15, 17}, black_pawn[2] = {-15, -17};
@@ -186,7 +210,7 @@ static uint8_t icp_castle_keep(int s88)
 static const uint8_t icp_promotions[4] = {ICP_QUEEN, ICP_ROOK, ICP_BISHOP, ICP_KNIGHT};
 
 /* The square's name, a1 ... h8 ("??" outside 0..63). */
-ICP_UNUSED static void icp_square_name(int square, char out[3])
+ICP_COLD ICP_UNUSED static void icp_square_name(int square, char out[3])
 {
     if (square < 0 || square >= 64) {
         out[0] = out[1] = '?';
@@ -198,7 +222,7 @@ ICP_UNUSED static void icp_square_name(int square, char out[3])
 }
 
 /* UCI text: e2e4, e7e8q. */
-ICP_UNUSED static void icp_move_uci(icp_move mv, char out[6])
+ICP_COLD ICP_UNUSED static void icp_move_uci(icp_move mv, char out[6])
 {
     static const char letters[] = " kqrbnp";
     icp_square_name(mv.from, out);
@@ -230,7 +254,7 @@ static void icp_put(icp_position *p, int s88, int code)
     }
 }
 
-static void icp_position_empty(icp_position *p)
+ICP_COLD static void icp_position_empty(icp_position *p)
 {
     icp_chess_init();
     memset(p, 0, sizeof *p);
@@ -287,7 +311,7 @@ static int icp_attacked(const icp_position *p, int target, int by, int ignore)
 /* Reads and validates a FEN (§7.4, §11.18); see chess.rs from_fen for the
  * rules. 1 ok; 0 with the message (as chess.rs words it, control
  * characters as '?') in message. fen is UTF-8 text. */
-static int icp_fen_error(char *message, size_t size, const char *text)
+ICP_COLD static int icp_fen_error(char *message, size_t size, const char *text)
 {
     /* control characters as '?' (text is UTF-8; C1 controls are C2 80-9F) */
     size_t i = 0, o = 0;
@@ -311,14 +335,14 @@ static int icp_fen_error(char *message, size_t size, const char *text)
 }
 
 /* The length of the UTF-8 character at s (valid text). */
-static size_t icp_char_len(const char *s)
+ICP_COLD static size_t icp_char_len(const char *s)
 {
     unsigned char c = (unsigned char)*s;
     return c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 }
 
 /* A non-negative decimal (Rust's u32 parse: an optional '+', digits). */
-static int icp_parse_u32(const char *s, size_t n, uint32_t *out)
+ICP_COLD static int icp_parse_u32(const char *s, size_t n, uint32_t *out)
 {
     uint64_t v = 0;
     size_t i = 0;
@@ -337,12 +361,12 @@ static int icp_parse_u32(const char *s, size_t n, uint32_t *out)
     return 1;
 }
 
-static int icp_is_ascii_space(char c)
+ICP_COLD static int icp_is_ascii_space(char c)
 {
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-ICP_UNUSED static int icp_position_from_fen(const char *fen, icp_position *out, char *message, size_t size)
+ICP_COLD ICP_UNUSED static int icp_position_from_fen(const char *fen, icp_position *out, char *message, size_t size)
 {
     const char *field[6];
     size_t len[6], nfields = 0, i;
@@ -571,7 +595,7 @@ fail:
     return 0;
 }
 
-ICP_UNUSED static void icp_position_start(icp_position *out)
+ICP_COLD ICP_UNUSED static void icp_position_start(icp_position *out)
 {
     char message[8];
     if (!icp_position_from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", out, message,
@@ -579,7 +603,7 @@ ICP_UNUSED static void icp_position_start(icp_position *out)
         icp_position_empty(out);
 }
 
-static char icp_piece_char(int code)
+ICP_COLD static char icp_piece_char(int code)
 {
     static const char letters[] = " KQRBNP ";
     char c = letters[code & 7];
@@ -589,7 +613,7 @@ static char icp_piece_char(int code)
 }
 
 /* The position as a 6-field FEN. */
-ICP_UNUSED static void icp_position_to_fen(const icp_position *p, char out[ICP_FEN_SIZE])
+ICP_COLD ICP_UNUSED static void icp_position_to_fen(const icp_position *p, char out[ICP_FEN_SIZE])
 {
     int rank, file, n = 0;
     char ep[3];
@@ -1161,7 +1185,7 @@ ICP_UNUSED static int icp_in_check(const icp_position *p)
 }
 
 /* True if the piece on from (0x88) attacks target (0x88). */
-static int icp_piece_attacks(const icp_position *p, int from, int target)
+ICP_COLD static int icp_piece_attacks(const icp_position *p, int from, int target)
 {
     int code = icp_at(p, from), diff = target - from, i, n;
     const int *steps;
@@ -1200,7 +1224,7 @@ static int icp_piece_attacks(const icp_position *p, int from, int target)
 }
 
 /* The squares of the pieces giving check, in square order. */
-ICP_UNUSED static int icp_checkers(const icp_position *p, uint8_t out[16])
+ICP_COLD ICP_UNUSED static int icp_checkers(const icp_position *p, uint8_t out[16])
 {
     int king = p->kings[p->side], n = 0;
     uint64_t bits = p->occupied[1 - p->side];
@@ -1284,7 +1308,7 @@ ICP_UNUSED static uint64_t icp_perft(const icp_position *p, unsigned depth)
 }
 
 /* Parses a UCI move and returns 1 if it is legal here. */
-ICP_UNUSED static int icp_parse_move(const icp_position *p, const char *text, icp_move *out)
+ICP_COLD ICP_UNUSED static int icp_parse_move(const icp_position *p, const char *text, icp_move *out)
 {
     size_t n = strlen(text), i;
     icp_move mv;
@@ -1328,7 +1352,7 @@ ICP_UNUSED static int icp_parse_move(const icp_position *p, const char *text, ic
 }
 
 /* The board as the UCI d command prints it (Stockfish's layout). */
-ICP_UNUSED static void icp_display(const icp_position *p, FILE *out)
+ICP_COLD ICP_UNUSED static void icp_display(const icp_position *p, FILE *out)
 {
     static const char border[] = " +---+---+---+---+---+---+---+---+\n";
     char fen[ICP_FEN_SIZE], name[3];

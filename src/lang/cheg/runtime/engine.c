@@ -40,7 +40,7 @@ typedef union icp_header {
 
 static icp_header icp_live = {{&icp_live, &icp_live}};
 
-static void icp_memory_exhausted(void)
+ICP_COLD static void icp_memory_exhausted(void)
 {
     fflush(stdout);
     fprintf(stderr, "error: memory exhausted\n");
@@ -108,7 +108,7 @@ static void icp_release(void *p)
 }
 
 /* After a runtime error: everything the search had allocated. */
-static void icp_release_all(void)
+ICP_COLD static void icp_release_all(void)
 {
     while (icp_live.link.next != &icp_live) {
         icp_header *h = icp_live.link.next;
@@ -126,7 +126,7 @@ typedef struct {
     size_t len, cap;
 } icp_text;
 
-static void icp_text_put(icp_text *t, const char *s, size_t n)
+ICP_COLD static void icp_text_put(icp_text *t, const char *s, size_t n)
 {
     if (t->len + n + 1 > t->cap) {
         size_t cap = t->cap ? t->cap : 64;
@@ -147,12 +147,12 @@ static void icp_text_put(icp_text *t, const char *s, size_t n)
     t->text[t->len] = '\0';
 }
 
-static void icp_text_str(icp_text *t, const char *s)
+ICP_COLD static void icp_text_str(icp_text *t, const char *s)
 {
     icp_text_put(t, s, strlen(s));
 }
 
-static void icp_text_int(icp_text *t, int64_t n)
+ICP_COLD static void icp_text_int(icp_text *t, int64_t n)
 {
     char buf[32];
     snprintf(buf, sizeof buf, "%" PRId64, n);
@@ -160,7 +160,7 @@ static void icp_text_int(icp_text *t, int64_t n)
 }
 
 /* The text so far (never NULL); the caller frees it. */
-static char *icp_text_take(icp_text *t)
+ICP_COLD static char *icp_text_take(icp_text *t)
 {
     if (!t->text)
         icp_text_put(t, "", 0);
@@ -309,7 +309,7 @@ static void icp_drop(icp_value *v)
 }
 
 /* A set literal of n values (each consumed), e.g. "(1,-2,(T,#)). */
-ICP_UNUSED static icp_value icp_set_of(int n, ...)
+ICP_LIGHT ICP_UNUSED static icp_value icp_set_of(int n, ...)
 {
     va_list ap;
     int i;
@@ -337,7 +337,7 @@ static icp_set *icp_set_own(icp_value v)
 }
 
 /* §2 equality: same type and same contents. */
-static int icp_equal(const icp_value *a, const icp_value *b)
+ICP_LIGHT static int icp_equal(const icp_value *a, const icp_value *b)
 {
     size_t i;
     if (a->tag != b->tag)
@@ -371,7 +371,7 @@ static int icp_equal(const icp_value *a, const icp_value *b)
     }
 }
 
-static int icp_contains(const icp_set *s, const icp_value *v)
+ICP_LIGHT static int icp_contains(const icp_set *s, const icp_value *v)
 {
     size_t i;
     for (i = 0; i < s->len; i++)
@@ -393,7 +393,7 @@ static icp_move icp_board_move(icp_move_value m)
 
 /* Value text (§9): # T F, integers, squares e4, pieces Ke1 (upper case
  * white), moves in UCI form, sets (a b c). */
-static void icp_text_value(icp_text *t, const icp_value *v)
+ICP_COLD static void icp_text_value(icp_text *t, const icp_value *v)
 {
     char buf[8];
     size_t i;
@@ -434,7 +434,7 @@ static void icp_text_value(icp_text *t, const icp_value *v)
     }
 }
 
-static const char *icp_type_name(const icp_value *v)
+ICP_COLD static const char *icp_type_name(const icp_value *v)
 {
     switch (v->tag) {
     case ICP_V_UNDEFINED:
@@ -486,7 +486,7 @@ static icp_runtime_error icp_error;
 static jmp_buf *icp_error_jump;
 
 /* Ends the search with a runtime error (message malloc'd, taken over). */
-static void icp_raise(uint32_t line, const char *fen, char *message)
+ICP_COLD static void icp_raise(uint32_t line, const char *fen, char *message)
 {
     free(icp_error.message);
     icp_error.line = line;
@@ -509,14 +509,14 @@ typedef struct icp_inv icp_inv;
  * with the invocation's FEN. */
 static void icp_fault(const icp_inv *inv, char *message);
 
-static void icp_fault_str(const icp_inv *inv, const char *message)
+ICP_COLD static void icp_fault_str(const icp_inv *inv, const char *message)
 {
     icp_text t = {0, 0, 0};
     icp_text_str(&t, message);
     icp_fault(inv, icp_text_take(&t));
 }
 
-static void icp_wrong(const icp_inv *inv, const char *expected, const icp_value *v)
+ICP_COLD static void icp_wrong(const icp_inv *inv, const char *expected, const icp_value *v)
 {
     icp_text t = {0, 0, 0};
     icp_text_str(&t, "expected ");
@@ -562,7 +562,7 @@ static int64_t icp_abs64(int64_t a)
 }
 
 /* King distance between two squares. */
-static int64_t icp_king_distance(int a, int b)
+ICP_LIGHT static int64_t icp_king_distance(int a, int b)
 {
     int64_t df = icp_abs64((int64_t)(a % 8) - (b % 8));
     int64_t dr = icp_abs64((int64_t)(a / 8) - (b / 8));
@@ -571,14 +571,14 @@ static int64_t icp_king_distance(int a, int b)
 
 /* Distant opposition (§4): file and rank differences both even, not both
  * zero. */
-static int icp_opposition(int a, int b)
+ICP_LIGHT static int icp_opposition(int a, int b)
 {
     int df = a % 8 - b % 8, dr = a / 8 - b / 8;
     return df % 2 == 0 && dr % 2 == 0 && !(df == 0 && dr == 0);
 }
 
 /* The value conversion of §6.2 (§11.11). */
-static int64_t icp_convert(int64_t w, int64_t l, int64_t c, int64_t depth)
+ICP_LIGHT static int64_t icp_convert(int64_t w, int64_t l, int64_t c, int64_t depth)
 {
     int64_t d = icp_wrap((uint64_t)w - (uint64_t)l);
     if (c < 500) {
@@ -597,7 +597,7 @@ static int64_t icp_convert(int64_t w, int64_t l, int64_t c, int64_t depth)
 
 /* A set index (§5.1, §11.8): 1 first, -1 last; extra allows card+1.
  * Returns the 0-based position. */
-static size_t icp_index(const icp_inv *inv, size_t len, int64_t i, int extra)
+ICP_LIGHT static size_t icp_index(const icp_inv *inv, size_t len, int64_t i, int extra)
 {
     int64_t n = (int64_t)len;
     int64_t limit = extra ? n + 1 : n;
@@ -649,7 +649,7 @@ static int64_t icp_side_of(int square)
 }
 
 /* The piece a value specifies (§2 coercion, §11.3). */
-static icp_piece icp_coerce_piece(const icp_inv *inv, const icp_node *node, const icp_value *v)
+ICP_LIGHT static icp_piece icp_coerce_piece(const icp_inv *inv, const icp_node *node, const icp_value *v)
 {
     icp_piece p;
     char name[3];
@@ -674,7 +674,7 @@ static icp_piece icp_coerce_piece(const icp_inv *inv, const icp_node *node, cons
 }
 
 /* The square a value specifies (§2 coercion). */
-static int icp_coerce_square(const icp_inv *inv, const icp_value *v)
+ICP_LIGHT static int icp_coerce_square(const icp_inv *inv, const icp_value *v)
 {
     switch (v->tag) {
     case ICP_V_SQUARE:
@@ -701,7 +701,7 @@ static icp_value icp_node_move_value(const icp_node *node, icp_move mv)
 }
 
 /* LM (§3): the legal moves in §7.2 order. */
-static icp_value icp_legal_moves_value(const icp_node *node)
+ICP_LIGHT static icp_value icp_legal_moves_value(const icp_node *node)
 {
     icp_move_list list;
     icp_set *s;
@@ -714,7 +714,7 @@ static icp_value icp_legal_moves_value(const icp_node *node)
 }
 
 /* A piece variable (§3): mover is W, the side to move. */
-static icp_value icp_piece_variable_value(const icp_node *node, int mover, int kind, int index)
+ICP_LIGHT static icp_value icp_piece_variable_value(const icp_node *node, int mover, int kind, int index)
 {
     icp_piece p;
     int colour = mover ? icp_mover(node) : 1 - icp_mover(node);
@@ -724,7 +724,7 @@ static icp_value icp_piece_variable_value(const icp_node *node, int mover, int k
 }
 
 /* PG (§3): pawn groups, files h to a, pawns in §3 rank order. */
-static icp_value icp_pawn_groups(const icp_node *node)
+ICP_LIGHT static icp_value icp_pawn_groups(const icp_node *node)
 {
     icp_set *groups = icp_set_new(4), *group = NULL;
     int file;
@@ -775,7 +775,7 @@ static int64_t icp_static_eval(const icp_node *node)
 }
 
 /* The board move of a move value if it is legal here (§11.2). */
-static int icp_node_legal(const icp_node *node, icp_move_value m, icp_move *out)
+ICP_LIGHT static int icp_node_legal(const icp_node *node, icp_move_value m, icp_move *out)
 {
     icp_piece on;
     if (!icp_piece_at(&node->position, m.piece.square, &on))
@@ -993,9 +993,8 @@ struct icp_inv {
     int has_remembered;
     int64_t remembered;
     icp_search *search;
-    /* The statement being executed, and the node's FEN, for errors. */
+    /* The statement being executed, for errors. */
     size_t pc;
-    char fen[ICP_FEN_SIZE];
     /* Filled by the step functions for the run loop. */
     size_t step_target, step_sub;
     icp_value step_value;
@@ -1005,14 +1004,18 @@ struct icp_inv {
     icp_outcome step_outcome;
 };
 
-static void icp_fault(const icp_inv *inv, char *message)
+/* The FEN is the invocation's node's (engine.rs takes it when the
+ * invocation starts; the node does not change, so C writes it only here). */
+ICP_COLD static void icp_fault(const icp_inv *inv, char *message)
 {
     uint32_t line = inv->pc < inv->search->program->statement_count ? inv->search->program->lines[inv->pc] : 0;
-    icp_raise(line, inv->fen, message);
+    char fen[ICP_FEN_SIZE];
+    icp_position_to_fen(&inv->node.position, fen);
+    icp_raise(line, fen, message);
 }
 
 /* Reads a variable (§3): an owned value. */
-static icp_value icp_read(icp_inv *inv, icp_var v)
+ICP_LIGHT static icp_value icp_read(icp_inv *inv, icp_var v)
 {
     switch (v.var) {
     case ICP_VAR_USER:
@@ -1035,7 +1038,7 @@ static icp_value icp_read(icp_inv *inv, icp_var v)
 }
 
 /* Writes a variable (value consumed): user variables and SIDE. */
-static void icp_write(icp_inv *inv, icp_var v, icp_value value)
+ICP_LIGHT static void icp_write(icp_inv *inv, icp_var v, icp_value value)
 {
     if (v.var == ICP_VAR_USER && v.slot < inv->var_count) {
         icp_drop(&inv->vars[v.slot]);
@@ -1048,7 +1051,7 @@ static void icp_write(icp_inv *inv, icp_var v, icp_value value)
     }
 }
 
-static int icp_needed(icp_inv *inv, int mover, int kind, const char *name)
+ICP_LIGHT static int icp_needed(icp_inv *inv, int mover, int kind, const char *name)
 {
     icp_value v = icp_piece_variable_value(&inv->node, mover, kind, 0);
     icp_text t = {0, 0, 0};
@@ -1060,7 +1063,7 @@ static int icp_needed(icp_inv *inv, int mover, int kind, const char *name)
     return 0;
 }
 
-static icp_piece icp_want_pawn(icp_inv *inv, const icp_value *v)
+ICP_LIGHT static icp_piece icp_want_pawn(icp_inv *inv, const icp_value *v)
 {
     icp_piece p = icp_coerce_piece(inv, &inv->node, v);
     if (p.kind != ICP_PAWN) {
@@ -1074,7 +1077,7 @@ static icp_piece icp_want_pawn(icp_inv *inv, const icp_value *v)
 }
 
 /* No enemy pawn ahead of p on its file or an adjacent file. */
-static int icp_passed(const icp_node *node, icp_piece p)
+ICP_LIGHT static int icp_passed(const icp_node *node, icp_piece p)
 {
     int64_t file = p.square % 8, rank = p.square / 8;
     int sq;
@@ -1094,7 +1097,7 @@ static int icp_passed(const icp_node *node, icp_piece p)
 }
 
 /* A pawn of its own side defends p (stands diagonally behind it). */
-static int icp_pawn_defended(const icp_node *node, icp_piece p)
+ICP_LIGHT static int icp_pawn_defended(const icp_node *node, icp_piece p)
 {
     int64_t file = p.square % 8;
     int64_t behind = p.colour == ICP_WHITE ? p.square / 8 - 1 : p.square / 8 + 1;
@@ -1113,7 +1116,7 @@ static int icp_pawn_defended(const icp_node *node, icp_piece p)
     return 0;
 }
 
-static int64_t icp_side_int(icp_inv *inv)
+ICP_LIGHT static int64_t icp_side_int(icp_inv *inv)
 {
     if (inv->side.tag != ICP_V_INTEGER) {
         icp_text t = {0, 0, 0};
@@ -1127,7 +1130,7 @@ static int64_t icp_side_int(icp_inv *inv)
 }
 
 /* A condition's test applied to a value (§4). */
-static int icp_node_test(icp_inv *inv, int test, int kind, const icp_value *value)
+ICP_LIGHT static int icp_node_test(icp_inv *inv, int test, int kind, const icp_value *value)
 {
     const icp_node *node = &inv->node;
     int s;
@@ -1214,7 +1217,7 @@ static int icp_node_test(icp_inv *inv, int test, int kind, const icp_value *valu
 }
 
 /* A condition applied to a value (§4); the empty one is always true. */
-static int icp_test(icp_inv *inv, icp_cond cond, const icp_value *value)
+ICP_LIGHT static int icp_test(icp_inv *inv, icp_cond cond, const icp_value *value)
 {
     if (!cond.present)
         return 1;
@@ -1222,13 +1225,13 @@ static int icp_test(icp_inv *inv, icp_cond cond, const icp_value *value)
 }
 
 /* DEEP order key: the destination's §3 rank. */
-static int64_t icp_deep_key(icp_inv *inv, const icp_value *v)
+ICP_LIGHT static int64_t icp_deep_key(icp_inv *inv, const icp_value *v)
 {
     return icp_rank(&inv->node, icp_want_move(inv, v).to);
 }
 
 /* Orders the items of a set nobody else holds (stable). */
-static void icp_order_items(icp_inv *inv, icp_set *s, int ordering)
+ICP_LIGHT static void icp_order_items(icp_inv *inv, icp_set *s, int ordering)
 {
     int64_t *keys;
     size_t i, j;
@@ -1252,7 +1255,7 @@ static void icp_order_items(icp_inv *inv, icp_set *s, int ordering)
 }
 
 /* Compares two values (§5.1); a and b are consumed. */
-static int icp_compare(icp_inv *inv, int cmp, icp_value a, icp_value b)
+ICP_LIGHT static int icp_compare(icp_inv *inv, int cmp, icp_value a, icp_value b)
 {
     int r;
     switch (cmp) {
@@ -1274,7 +1277,7 @@ static int icp_compare(icp_inv *inv, int cmp, icp_value a, icp_value b)
 }
 
 /* OP a,b (§5.1): the result; a and b are borrowed. */
-static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, const icp_value *b)
+ICP_LIGHT static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, const icp_value *b)
 {
     const icp_node *node = &inv->node;
     icp_set *sa, *sb, *out;
@@ -1433,7 +1436,7 @@ static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, const icp_
 }
 
 /* OP v (§5.1): the result; v is borrowed. */
-static icp_value icp_unary(icp_inv *inv, int op, const icp_value *v)
+ICP_LIGHT static icp_value icp_unary(icp_inv *inv, int op, const icp_value *v)
 {
     const icp_node *node = &inv->node;
     int s;
@@ -1477,7 +1480,7 @@ static int64_t icp_no_move_value(const icp_position *position, int64_t depth)
 }
 
 /* The legal moves of set (borrowed) satisfying cond, ordered (§6.3). */
-static icp_set *icp_moves_of(icp_inv *inv, const icp_value *set, icp_cond cond, int ordering)
+ICP_LIGHT static icp_set *icp_moves_of(icp_inv *inv, const icp_value *set, icp_cond cond, int ordering)
 {
     icp_set *items = icp_want_set(inv, set), *out = icp_set_new(items->len);
     size_t i;
@@ -1493,7 +1496,7 @@ static icp_set *icp_moves_of(icp_inv *inv, const icp_value *set, icp_cond cond, 
 
 /* Searches one move with one ply less, carrying this invocation's plans:
  * -(value after it). */
-static int64_t icp_search_move(icp_inv *inv, icp_move_value m, icp_move *mv)
+ICP_LIGHT static int64_t icp_search_move(icp_inv *inv, icp_move_value m, icp_move *mv)
 {
     icp_position child;
     icp_plan plans[2];
@@ -1511,7 +1514,7 @@ static int64_t icp_search_move(icp_inv *inv, icp_move_value m, icp_move *mv)
     return icp_wrap_neg(v);
 }
 
-static void icp_try_moves(icp_inv *inv, const icp_set *moves)
+ICP_LIGHT static void icp_try_moves(icp_inv *inv, const icp_set *moves)
 {
     size_t i;
     for (i = 0; i < moves->len; i++) {
@@ -1527,7 +1530,7 @@ static void icp_try_moves(icp_inv *inv, const icp_set *moves)
 }
 
 /* DONE (§6.3). */
-static icp_outcome icp_done_outcome(const icp_inv *inv)
+ICP_LIGHT static icp_outcome icp_done_outcome(const icp_inv *inv)
 {
     icp_outcome o;
     o.move = inv->best_move;
@@ -1538,7 +1541,7 @@ static icp_outcome icp_done_outcome(const icp_inv *inv)
 
 /* ---------------------------------------------- statements (generated code) */
 
-static int icp_outcome_step(icp_inv *inv, icp_outcome o)
+ICP_LIGHT static int icp_outcome_step(icp_inv *inv, icp_outcome o)
 {
     if (o.kind == ICP_OUTCOME_NONE)
         return ICP_STEP_NEXT;
@@ -1548,7 +1551,7 @@ static int icp_outcome_step(icp_inv *inv, icp_outcome o)
     return ICP_STEP_OUTCOME;
 }
 
-static int icp_branch(icp_inv *inv, int taken, size_t target)
+ICP_LIGHT static int icp_branch(icp_inv *inv, int taken, size_t target)
 {
     if (!taken)
         return ICP_STEP_NEXT;
@@ -1557,7 +1560,7 @@ static int icp_branch(icp_inv *inv, int taken, size_t target)
 }
 
 /* BREAK v1,v2,v3 at line: `break LINE: v1 v2 v3` on standard error. */
-ICP_UNUSED static int icp_do_break(icp_inv *inv, uint32_t line, icp_value a, icp_value b, icp_value c)
+ICP_COLD ICP_UNUSED static int icp_do_break(icp_inv *inv, uint32_t line, icp_value a, icp_value b, icp_value c)
 {
     icp_text t = {0, 0, 0};
     char *text;
@@ -1580,14 +1583,14 @@ ICP_UNUSED static int icp_do_break(icp_inv *inv, uint32_t line, icp_value a, icp
     return ICP_STEP_NEXT;
 }
 
-ICP_UNUSED static int icp_do_return(icp_inv *inv, icp_value v)
+ICP_LIGHT ICP_UNUSED static int icp_do_return(icp_inv *inv, icp_value v)
 {
     inv->step_value = v;
     return ICP_STEP_RETURN;
 }
 
 /* A call of sub with X = arg; then says what to do with its result. */
-ICP_UNUSED static int icp_do_call(icp_inv *inv, size_t sub, icp_value arg, int then)
+ICP_LIGHT ICP_UNUSED static int icp_do_call(icp_inv *inv, size_t sub, icp_value arg, int then)
 {
     inv->step_sub = sub;
     inv->step_value = arg;
@@ -1596,7 +1599,7 @@ ICP_UNUSED static int icp_do_call(icp_inv *inv, size_t sub, icp_value arg, int t
 }
 
 /* COND c,t1,t2 */
-ICP_UNUSED static int icp_do_cond(icp_inv *inv, icp_cond cond, size_t sub, size_t target)
+ICP_LIGHT ICP_UNUSED static int icp_do_cond(icp_inv *inv, icp_cond cond, size_t sub, size_t target)
 {
     inv->step_cond = cond;
     inv->step_target = target;
@@ -1604,7 +1607,7 @@ ICP_UNUSED static int icp_do_cond(icp_inv *inv, icp_cond cond, size_t sub, size_
 }
 
 /* CONDV c,v,t */
-ICP_UNUSED static int icp_do_condv(icp_inv *inv, icp_cond cond, icp_value v, size_t target)
+ICP_LIGHT ICP_UNUSED static int icp_do_condv(icp_inv *inv, icp_cond cond, icp_value v, size_t target)
 {
     int taken = icp_test(inv, cond, &v);
     icp_drop(&v);
@@ -1612,7 +1615,7 @@ ICP_UNUSED static int icp_do_condv(icp_inv *inv, icp_cond cond, icp_value v, siz
 }
 
 /* CONDT / CONDF t1,v,t2 */
-ICP_UNUSED static int icp_do_condtf(icp_inv *inv, int on_true, size_t sub, icp_value arg, size_t target)
+ICP_LIGHT ICP_UNUSED static int icp_do_condtf(icp_inv *inv, int on_true, size_t sub, icp_value arg, size_t target)
 {
     inv->step_flag = on_true;
     inv->step_target = target;
@@ -1620,20 +1623,20 @@ ICP_UNUSED static int icp_do_condtf(icp_inv *inv, int on_true, size_t sub, icp_v
 }
 
 /* JUMP... a,b,t */
-ICP_UNUSED static int icp_do_jump(icp_inv *inv, int cmp, icp_value a, icp_value b, size_t target)
+ICP_LIGHT ICP_UNUSED static int icp_do_jump(icp_inv *inv, int cmp, icp_value a, icp_value b, size_t target)
 {
     return icp_branch(inv, icp_compare(inv, cmp, a, b), target);
 }
 
 /* SET w,t,v */
-ICP_UNUSED static int icp_do_set(icp_inv *inv, icp_var dst, size_t sub, icp_value arg)
+ICP_LIGHT ICP_UNUSED static int icp_do_set(icp_inv *inv, icp_var dst, size_t sub, icp_value arg)
 {
     inv->step_var = dst;
     return icp_do_call(inv, sub, arg, ICP_THEN_STORE);
 }
 
 /* SELECT / MAP w,t,v */
-ICP_UNUSED static int icp_do_each(icp_inv *inv, int kind, icp_var dst, size_t sub, icp_value set)
+ICP_LIGHT ICP_UNUSED static int icp_do_each(icp_inv *inv, int kind, icp_var dst, size_t sub, icp_value set)
 {
     inv->step_kind = kind;
     inv->step_var = dst;
@@ -1642,7 +1645,7 @@ ICP_UNUSED static int icp_do_each(icp_inv *inv, int kind, icp_var dst, size_t su
     return ICP_STEP_EACH;
 }
 
-ICP_UNUSED static int icp_do_unary(icp_inv *inv, int op, icp_var dst, icp_value v)
+ICP_LIGHT ICP_UNUSED static int icp_do_unary(icp_inv *inv, int op, icp_var dst, icp_value v)
 {
     icp_value r = icp_unary(inv, op, &v);
     icp_drop(&v);
@@ -1650,7 +1653,7 @@ ICP_UNUSED static int icp_do_unary(icp_inv *inv, int op, icp_var dst, icp_value 
     return ICP_STEP_NEXT;
 }
 
-ICP_UNUSED static int icp_do_binary(icp_inv *inv, int op, icp_var dst, icp_value a, icp_value b)
+ICP_LIGHT ICP_UNUSED static int icp_do_binary(icp_inv *inv, int op, icp_var dst, icp_value a, icp_value b)
 {
     icp_value r = icp_binary(inv, op, &a, &b);
     icp_drop(&a);
@@ -1660,7 +1663,7 @@ ICP_UNUSED static int icp_do_binary(icp_inv *inv, int op, icp_var dst, icp_value
 }
 
 /* EXCH u1,u2 */
-ICP_UNUSED static int icp_do_exch(icp_inv *inv, icp_var u1, icp_var u2)
+ICP_LIGHT ICP_UNUSED static int icp_do_exch(icp_inv *inv, icp_var u1, icp_var u2)
 {
     icp_value a = icp_read(inv, u1), b = icp_read(inv, u2);
     icp_write(inv, u1, b);
@@ -1669,7 +1672,7 @@ ICP_UNUSED static int icp_do_exch(icp_inv *inv, icp_var u1, icp_var u2)
 }
 
 /* ORDER u1,u2,o */
-ICP_UNUSED static int icp_do_order(icp_inv *inv, icp_var u1, icp_var u2, int ordering)
+ICP_LIGHT ICP_UNUSED static int icp_do_order(icp_inv *inv, icp_var u1, icp_var u2, int ordering)
 {
     icp_value a = icp_read(inv, u1), b = icp_read(inv, u2);
     int64_t ka, kb;
@@ -1693,7 +1696,7 @@ ICP_UNUSED static int icp_do_order(icp_inv *inv, icp_var u1, icp_var u2, int ord
 }
 
 /* SELECC w,c,v */
-ICP_UNUSED static int icp_do_selecc(icp_inv *inv, icp_var dst, icp_cond cond, icp_value v)
+ICP_LIGHT ICP_UNUSED static int icp_do_selecc(icp_inv *inv, icp_var dst, icp_cond cond, icp_value v)
 {
     icp_set *items = icp_want_set(inv, &v), *kept = icp_set_new(items->len);
     size_t i;
@@ -1706,7 +1709,7 @@ ICP_UNUSED static int icp_do_selecc(icp_inv *inv, icp_var dst, icp_cond cond, ic
 }
 
 /* SETEL v,u,i */
-ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var u, icp_value i)
+ICP_LIGHT ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var u, icp_value i)
 {
     icp_value set = icp_read(inv, u);
     icp_set *s;
@@ -1721,7 +1724,7 @@ ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var u, icp_val
 }
 
 /* INSERT v,u,i: v before the i-th element (i = card+1: at the end). */
-ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var u, icp_value i)
+ICP_LIGHT ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var u, icp_value i)
 {
     icp_value set = icp_read(inv, u);
     icp_set *s;
@@ -1738,7 +1741,7 @@ ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var u, icp_va
 }
 
 /* UNSERT w,u,i: all read first, then written left to right (§11.9). */
-ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u, icp_value i)
+ICP_LIGHT ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u, icp_value i)
 {
     icp_value set = icp_read(inv, u), removed;
     icp_set *s;
@@ -1756,7 +1759,7 @@ ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u, icp_valu
 }
 
 /* EXCHWE u1,u2,i (§11.9) */
-ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var u2, icp_value i)
+ICP_LIGHT ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var u2, icp_value i)
 {
     icp_value a = icp_read(inv, u1), set = icp_read(inv, u2), old;
     icp_set *s;
@@ -1772,7 +1775,7 @@ ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var u2, icp_va
 }
 
 /* EXCHEL u,i,j */
-ICP_UNUSED static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value i, icp_value j)
+ICP_LIGHT ICP_UNUSED static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value i, icp_value j)
 {
     icp_value set = icp_read(inv, u), tmp;
     icp_set *s;
@@ -1789,7 +1792,7 @@ ICP_UNUSED static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value i, icp_va
 }
 
 /* PLAY / PLAYB / TRY s,c,o (§6.3) */
-ICP_UNUSED static int icp_do_play(icp_inv *inv, int kind, icp_value set, icp_cond cond, int ordering)
+ICP_LIGHT ICP_UNUSED static int icp_do_play(icp_inv *inv, int kind, icp_value set, icp_cond cond, int ordering)
 {
     icp_set *moves = icp_moves_of(inv, &set, cond, ordering);
     icp_value held = icp_set_value(moves);
@@ -1828,7 +1831,7 @@ ICP_UNUSED static int icp_do_play(icp_inv *inv, int kind, icp_value set, icp_con
 }
 
 /* PLAN t,s,v (§6.4) */
-ICP_UNUSED static int icp_do_plan(icp_inv *inv, size_t tag, icp_value set, icp_value value)
+ICP_LIGHT ICP_UNUSED static int icp_do_plan(icp_inv *inv, size_t tag, icp_value set, icp_value value)
 {
     int me = icp_mover(&inv->node);
     icp_cond always = icp_always();
@@ -1847,7 +1850,7 @@ ICP_UNUSED static int icp_do_plan(icp_inv *inv, size_t tag, icp_value set, icp_v
 }
 
 /* UNPLAN (§6.4) */
-ICP_UNUSED static int icp_do_unplan(icp_inv *inv)
+ICP_LIGHT ICP_UNUSED static int icp_do_unplan(icp_inv *inv)
 {
     int me = icp_mover(&inv->node);
     icp_drop(&inv->plans[me].value);
@@ -1856,13 +1859,13 @@ ICP_UNUSED static int icp_do_unplan(icp_inv *inv)
 }
 
 /* DONE (§6.3) */
-ICP_UNUSED static int icp_do_done(icp_inv *inv)
+ICP_LIGHT ICP_UNUSED static int icp_do_done(icp_inv *inv)
 {
     return icp_outcome_step(inv, icp_done_outcome(inv));
 }
 
 /* VALRET / VALRUT / VALON / RETBET w,l,c (§6.2, §6.3) */
-ICP_UNUSED static int icp_do_value(icp_inv *inv, int kind, icp_value w, icp_value l, icp_value c)
+ICP_LIGHT ICP_UNUSED static int icp_do_value(icp_inv *inv, int kind, icp_value w, icp_value l, icp_value c)
 {
     int64_t x = icp_want_integer(inv, &w), y = icp_want_integer(inv, &l), z = icp_want_integer(inv, &c);
     int64_t v = icp_convert(x, y, z, inv->node.depth);
@@ -1893,13 +1896,13 @@ ICP_UNUSED static int icp_do_value(icp_inv *inv, int kind, icp_value w, icp_valu
 
 /* ------------------------------------------------------- invocations */
 
-static int icp_side_matches(const int spec[5], const int have[5])
+ICP_LIGHT static int icp_side_matches(const int spec[5], const int have[5])
 {
     return spec[0] == have[0] && spec[1] == have[1] && spec[2] == have[2] && spec[3] == have[3] &&
            (spec[4] < 0 || spec[4] == have[4]);
 }
 
-static void icp_material(const icp_position *p, int colour, int out[5])
+ICP_LIGHT static void icp_material(const icp_position *p, int colour, int out[5])
 {
     static const int kinds[5] = {ICP_QUEEN, ICP_ROOK, ICP_BISHOP, ICP_KNIGHT, ICP_PAWN};
     int i;
@@ -1910,7 +1913,7 @@ static void icp_material(const icp_position *p, int colour, int out[5])
 }
 
 /* The first ENTRY matching the position (§6.1), or -1. */
-static long icp_match_entry(const icp_program *program, const icp_position *p)
+ICP_LIGHT static long icp_match_entry(const icp_program *program, const icp_position *p)
 {
     int me[5], them[5];
     int mover = icp_side_to_move(p);
@@ -1936,14 +1939,14 @@ static long icp_match_entry(const icp_program *program, const icp_position *p)
     return -1;
 }
 
-static void icp_frame_error(icp_inv *inv, size_t pc, const char *what)
+ICP_COLD static void icp_frame_error(icp_inv *inv, size_t pc, const char *what)
 {
     inv->pc = pc;
     icp_fault_str(inv, what);
 }
 
 /* Starts a call: X = arg, the frame remembers what to do after. */
-static icp_frame *icp_push_frame(icp_inv *inv, icp_frame **frames, size_t *count, size_t *cap, size_t pc)
+ICP_LIGHT static icp_frame *icp_push_frame(icp_inv *inv, icp_frame **frames, size_t *count, size_t *cap, size_t pc)
 {
     icp_frame *f;
     if (*count >= ICP_MAX_CALLS) {
@@ -1963,8 +1966,8 @@ static icp_frame *icp_push_frame(icp_inv *inv, icp_frame **frames, size_t *count
 }
 
 /* Runs one invocation of the program at node (§6.1, §5.2). */
-static icp_outcome icp_run_invocation(icp_search *search, const icp_node *node, int root, const icp_plan *plans,
-                                      size_t start, icp_value x)
+ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_node *node, int root,
+                                                const icp_plan *plans, size_t start, icp_value x)
 {
     const icp_program *program = search->program;
     icp_inv *inv = icp_alloc(1, sizeof *inv);
@@ -1987,7 +1990,6 @@ static icp_outcome icp_run_invocation(icp_search *search, const icp_node *node, 
         inv->plans[c].value = icp_ref(&plans[c].value);
     }
     inv->search = search;
-    icp_position_to_fen(&node->position, inv->fen);
     result.kind = ICP_OUTCOME_LEAVE;
     result.value = 0;
     result.move.from = result.move.to = result.move.promotion = 0;
@@ -2141,7 +2143,7 @@ static icp_outcome icp_run_invocation(icp_search *search, const icp_node *node, 
 
 /* Consults the program at a node with a legal move (§6.1): from the plan
  * of the side to move, or the first matching ENTRY. */
-static icp_outcome icp_consult(icp_search *search, const icp_node *node, int root, const icp_plan *plans)
+ICP_LIGHT static icp_outcome icp_consult(icp_search *search, const icp_node *node, int root, const icp_plan *plans)
 {
     icp_outcome leave;
     int me;
@@ -2278,8 +2280,8 @@ typedef struct {
 } icp_search_result;
 
 /* The search from the root, below the longjmp target of icp_search_root. */
-static void icp_search_from_root(const icp_position *position, unsigned depth, const icp_program *program,
-                                 const icp_move_list *moves, icp_search_result *out)
+ICP_COLD static void icp_search_from_root(const icp_position *position, unsigned depth, const icp_program *program,
+                                          const icp_move_list *moves, icp_search_result *out)
 {
     icp_search search;
     icp_plan plans[2];
@@ -2330,8 +2332,8 @@ static void icp_search_from_root(const icp_position *position, unsigned depth, c
  * Returns 0, or 1 after a runtime error (in icp_error); everything the
  * search allocated is freed either way. The best move is the first, in
  * §7.2 order, with the greatest value. */
-static int icp_search_root(const icp_position *position, unsigned depth, const icp_program *program,
-                           icp_search_result *out)
+ICP_COLD static int icp_search_root(const icp_position *position, unsigned depth, const icp_program *program,
+                                    icp_search_result *out)
 {
     jmp_buf here;
     jmp_buf *volatile outer = icp_error_jump;
@@ -2356,7 +2358,7 @@ static int icp_search_root(const icp_position *position, unsigned depth, const i
 }
 
 /* Prints a runtime error as §9 says: `error: LINE: MESSAGE (fen FEN)`. */
-static void icp_runtime_error_text(icp_text *t)
+ICP_COLD static void icp_runtime_error_text(icp_text *t)
 {
     icp_text_str(t, "error: ");
     icp_text_int(t, icp_error.line);

@@ -18,7 +18,7 @@ static const char icp_usage[] =
 
 /* Decodes one UTF-8 sequence at s[0..n): its length, the code point in
  * *cp, or 0xFFFD with the length of the maximal invalid prefix. */
-static size_t icp_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
+ICP_COLD static size_t icp_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
     unsigned b = s[0];
     size_t need, i;
@@ -68,7 +68,7 @@ static size_t icp_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
     return need + 1;
 }
 
-static void icp_text_code_point(icp_text *t, uint32_t c)
+ICP_COLD static void icp_text_code_point(icp_text *t, uint32_t c)
 {
     char b[4];
     if (c < 0x80) {
@@ -93,7 +93,7 @@ static void icp_text_code_point(icp_text *t, uint32_t c)
 }
 
 /* Rust's char::is_whitespace. */
-static int icp_is_space(uint32_t c)
+ICP_COLD static int icp_is_space(uint32_t c)
 {
     return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
            (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
@@ -101,7 +101,7 @@ static int icp_is_space(uint32_t c)
 }
 
 /* Rust's char::is_control (category Cc). */
-static int icp_is_control(uint32_t c)
+ICP_COLD static int icp_is_control(uint32_t c)
 {
     return c < 0x20 || (c >= 0x7F && c <= 0x9F);
 }
@@ -114,7 +114,7 @@ typedef struct {
     size_t count, cap;
 } icp_words;
 
-static void icp_words_split(icp_words *w, const unsigned char *bytes, size_t n)
+ICP_COLD static void icp_words_split(icp_words *w, const unsigned char *bytes, size_t n)
 {
     size_t i = 0;
     icp_text word = {0, 0, 0};
@@ -154,7 +154,7 @@ static void icp_words_split(icp_words *w, const unsigned char *bytes, size_t n)
     }
 }
 
-static void icp_words_free(icp_words *w)
+ICP_COLD static void icp_words_free(icp_words *w)
 {
     size_t i;
     for (i = 0; i < w->count; i++)
@@ -163,7 +163,7 @@ static void icp_words_free(icp_words *w)
 }
 
 /* Words from..to-1 joined with one blank (malloc'd). */
-static char *icp_words_join(const icp_words *w, size_t from, size_t to)
+ICP_COLD static char *icp_words_join(const icp_words *w, size_t from, size_t to)
 {
     icp_text t = {0, 0, 0};
     size_t i;
@@ -176,7 +176,7 @@ static char *icp_words_join(const icp_words *w, size_t from, size_t to)
 }
 
 /* text (valid UTF-8) with control characters as '?'. */
-static void icp_text_printable(icp_text *t, const char *text)
+ICP_COLD static void icp_text_printable(icp_text *t, const char *text)
 {
     const unsigned char *s = (const unsigned char *)text;
     size_t n = strlen(text), i = 0;
@@ -192,7 +192,7 @@ static void icp_text_printable(icp_text *t, const char *text)
 }
 
 /* A decimal integer in min..max, or -1. */
-static long icp_parse_number(const char *text, long min, long max)
+ICP_COLD static long icp_parse_number(const char *text, long min, long max)
 {
     unsigned long n = 0;
     const char *p;
@@ -211,7 +211,7 @@ static long icp_parse_number(const char *text, long min, long max)
 }
 
 /* Reads a FEN from the command line or a UCI line; message as Rust's. */
-static int icp_read_fen(const char *fen, icp_position *out, icp_text *message)
+ICP_COLD static int icp_read_fen(const char *fen, icp_position *out, icp_text *message)
 {
     char *buf;
     size_t size;
@@ -252,8 +252,8 @@ typedef struct {
 
 /* Runs the search (§7.3); a position with no legal move is answered here
  * (§6.2, §11.17). 1 after a runtime error. */
-static int icp_answer_search(const icp_position *position, unsigned depth, const icp_program *program,
-                             icp_answer *answer)
+ICP_COLD static int icp_answer_search(const icp_position *position, unsigned depth, const icp_program *program,
+                                      icp_answer *answer)
 {
     icp_search_result r;
     answer->has_best = 0;
@@ -273,7 +273,7 @@ static int icp_answer_search(const icp_position *position, unsigned depth, const
 
 /* The UCI score of a value (§11.20): cp C, C = VALUE * 100 / 128
  * truncated, or mate M when 28416 < |VALUE| <= 28672. */
-static void icp_score_text(int64_t value, char out[48])
+ICP_COLD static void icp_score_text(int64_t value, char out[48])
 {
     int64_t magnitude = value == INT64_MIN ? INT64_MAX : (value < 0 ? -value : value);
     if (magnitude > 28416 && magnitude <= 28672) {
@@ -286,7 +286,7 @@ static void icp_score_text(int64_t value, char out[48])
     }
 }
 
-static void icp_print_error(void)
+ICP_COLD static void icp_print_error(void)
 {
     icp_text t = {0, 0, 0};
     char *text;
@@ -298,7 +298,7 @@ static void icp_print_error(void)
 }
 
 /* One --fen query: 0, 1 (runtime error §9), 2 (usage or bad FEN). */
-static int icp_query(int argc, char **argv, const icp_program *program)
+ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
 {
     const char *fen = NULL;
     long depth = -1, perft = -1;
@@ -395,7 +395,7 @@ typedef struct {
     int endgame;
 } icp_session;
 
-static int icp_ascii_ieq(const char *a, const char *b)
+ICP_COLD static int icp_ascii_ieq(const char *a, const char *b)
 {
     for (; *a && *b; a++, b++) {
         char x = *a, y = *b;
@@ -410,7 +410,7 @@ static int icp_ascii_ieq(const char *a, const char *b)
 }
 
 /* setoption name NAME value VALUE; 0 ok, else an error in message. */
-static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
+ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
 {
     const char *name, *value;
     if (w->count != 5 || strcmp(w->words[1], "name") || strcmp(w->words[3], "value")) {
@@ -450,7 +450,7 @@ static int icp_set_option(icp_session *session, const icp_words *w, icp_text *me
 }
 
 /* position startpos|fen FEN [moves ...] */
-static int icp_set_position(icp_session *session, const icp_words *w, icp_text *message)
+ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, icp_text *message)
 {
     size_t moves_at = w->count, i;
     icp_position position;
@@ -490,7 +490,7 @@ static int icp_set_position(icp_session *session, const icp_words *w, icp_text *
     return 0;
 }
 
-static int icp_go(icp_session *session, const icp_words *w, const icp_program *program, icp_text *message)
+ICP_COLD static int icp_go(icp_session *session, const icp_words *w, const icp_program *program, icp_text *message)
 {
     unsigned depth = session->depth;
     long perft = -1;
@@ -561,7 +561,7 @@ static int icp_go(icp_session *session, const icp_words *w, const icp_program *p
 }
 
 /* Handles one UCI line; returns 1 on quit. */
-static int icp_command(icp_session *session, const icp_words *w, const icp_program *program)
+ICP_COLD static int icp_command(icp_session *session, const icp_words *w, const icp_program *program)
 {
     const char *name;
     icp_text message = {0, 0, 0};
@@ -608,7 +608,7 @@ static int icp_command(icp_session *session, const icp_words *w, const icp_progr
     return 0;
 }
 
-static void icp_uci_loop(const icp_program *program)
+ICP_COLD static void icp_uci_loop(const icp_program *program)
 {
     icp_session session;
     icp_text line = {0, 0, 0};
@@ -641,7 +641,7 @@ static void icp_uci_loop(const icp_program *program)
 /* The engine's main: argv without the program name. --fen FEN [--depth N]
  * [--no-endgame] [--perft N] answers one query; no arguments speaks UCI.
  * Returns the exit status: 0, 1 (runtime error §9), 2 (bad FEN or usage). */
-static int icp_engine_main(int argc, char **argv, const icp_program *program)
+ICP_COLD static int icp_engine_main(int argc, char **argv, const icp_program *program)
 {
     int status, i;
     char **args;
