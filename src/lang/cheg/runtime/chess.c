@@ -130,17 +130,18 @@ static int icp_ctz(uint64_t b)
 #endif
 }
 
+/* Without a popcount instruction (x86-64's default) gcc makes
+ * __builtin_popcountll a call into libgcc, a quarter of a perft's time;
+ * the same sums inline are faster. */
 static int icp_popcount(uint64_t b)
 {
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || !(defined(__x86_64__) || defined(__i386__)))
     return __builtin_popcountll(b);
 #else
-    int n = 0;
-    while (b) {
-        b &= b - 1;
-        n++;
-    }
-    return n;
+    b = b - ((b >> 1) & 0x5555555555555555u);
+    b = (b & 0x3333333333333333u) + ((b >> 2) & 0x3333333333333333u);
+    b = (b + (b >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+    return (int)((b * 0x0101010101010101u) >> 56);
 #endif
 }
 
