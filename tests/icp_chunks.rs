@@ -128,3 +128,80 @@ fn large_programs_in_rust_chunks_agree_with_the_interpreter() {
         );
     }
 }
+
+/// A program of every shape of statement, in blocks of 11 spread over
+/// several Rust functions (`backend::rust::CHUNK` statements each):
+/// places, a slide loop (optimised into one slide), counts, moves by
+/// squares, to a square and by an offset, `*` reads with both outcomes,
+/// jumps forward and back, texts; and at the end a `*` jump.
+fn every_shape(blocks: usize) -> String {
+    let label = |i: usize| 10 * (i as i64 + 1);
+    let mut src = String::new();
+    for r in 0..blocks {
+        let i = 11 * r;
+        let lines = [
+            format!("\"block {r} {{}} */"),
+            format!("b{r}=P{r},5"),
+            format!("a{r}=R{r},0"),
+            format!("a{r};0,1?{}", label(i + 3)),
+            format!("%a{r}"),
+            format!("{r},4,{r},3"),
+            format!("a{r},{r},2?{}", label(i + 8)),
+            format!("a{r};0,-1!{}", label(i + 8)),
+            format!("c{r}=n*,*?{}!{}", label(i + 9), label(i + 10)),
+            format!("%c{r}?{}", label(i + 11)),
+            format!("^!{}", label(i + 5)),
+        ];
+        for (k, line) in lines.iter().enumerate() {
+            src.push_str(&format!("{}. {line}\n", label(i + k)));
+        }
+    }
+    src.push_str(&format!("{}. ^?*\n", label(11 * blocks)));
+    src
+}
+
+/// Every shape of arm of the Rust back end's functions (one call of a
+/// step function, or the statement written out) behaves as the
+/// interpreter, optimised slides included.
+#[test]
+fn every_shape_of_statement_in_rust_chunks_agrees_with_the_interpreter() {
+    let every = 0..3 * backend::rust::CHUNK / 11 + 5;
+    let source = every_shape(every.len());
+    let program = icp::opt::optimise(icp::check(&source).unwrap().program);
+    let rs = backend::rust::emit(&program, "shapes.icp");
+    assert!(rs.contains("fn icp_chunk_3<"), "not chunked");
+    assert!(rs.contains("icp_step_slide("), "no slide");
+    let dir = tempfile::tempdir().unwrap();
+    let exe = support::build_rust(&rs, dir.path(), "shapes").unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.path().join("shapes.icp");
+    std::fs::write(&path, &source).unwrap();
+    // Knights on negative rows, out of the rooks' way; the last number is
+    // the `*` jump's target: back to the first slide, to no statement, or
+    // none (end of input).
+    let knights: Vec<String> = (1..=2 * every.len())
+        .map(|k| format!("-{}", k * 7 % 23 + 1))
+        .collect();
+    let knights = knights.join(" ");
+    for input in [
+        String::new(),
+        knights.clone(),
+        format!("{knights} 40 {knights} 15"),
+        format!("{knights} 5"),
+        "-3 -4 x".to_string(),
+    ] {
+        let case = Case {
+            name: "shapes".into(),
+            path: path.clone(),
+            input: input.as_bytes().to_vec(),
+            want_out: None,
+            want_status: 0,
+            want_err: None,
+        };
+        let reference = interpret(&case);
+        assert_eq!(
+            run_exe(&exe, &[], input.as_bytes()),
+            reference,
+            "input {input}"
+        );
+    }
+}

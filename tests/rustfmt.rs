@@ -99,12 +99,44 @@ fn programs_at_the_layout_limits_are_rustfmt_clean() {
     for i in 1..=600 {
         many.push_str(&format!("{}. r{}=R{},{}\n", i * 1000, i % 7, i, -i));
     }
+    // Every shape of statement in a program of several functions (arms
+    // that are one call of a step function, and the others), with
+    // 19-digit labels and 20-digit literals.
+    let mut shapes = String::new();
+    let label = |i: i64| 9_223_372_036_854_000_000 + 10 * i;
+    let long = "b".repeat(50);
+    for i in 0..700 {
+        let (at, next, far) = (label(i), label(i + 1), label((i + 7).min(699)));
+        let command = match i % 13 {
+            0 => format!("\"{}", "x".repeat(40 + (i % 11) as usize)),
+            1 => format!("a=Q-9223372036854775808,9223372036854775807?{far}"),
+            2 => format!("a,-9223372036854775808,9223372036854775807?{far}!{next}"),
+            3 => format!("-9223372036854775808,1,9223372036854775807,2!{far}"),
+            4 => format!("%{long}"),
+            5 => format!("{long};1,-9223372036854775808?{far}"),
+            6 => format!("a;0,1?{at}"),
+            7 => format!("^?{far}"),
+            8 => "a;*,*?*".to_string(),
+            9 => format!("{long}=n*,*!{far}"),
+            10 => format!("%{long}?*"),
+            11 => "♔♕♖♗♘♙ 日本語のテキスト é ∞ — wide and narrow glyphs".to_string(),
+            _ => format!("p{i}=k{i},-{i}"),
+        };
+        let command = if i % 13 == 11 {
+            format!("\"{command}")
+        } else {
+            command
+        };
+        shapes.push_str(&format!("{at}. {command}\n"));
+    }
+    shapes.push_str(&format!("{}. a=P1,1?{}\n", label(700), label(3)));
     let programs = [
         long_text,
         longer_text,
         wide_text.to_string(),
         huge.to_string(),
         many,
+        shapes,
     ]
     .into_iter()
     .enumerate()

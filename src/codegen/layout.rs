@@ -17,6 +17,9 @@ pub const MAX_WIDTH: usize = 100;
 /// line.
 pub const CALL_WIDTH: usize = 60;
 
+/// rustfmt's `chain_width`: the widest method chain it leaves on one line.
+pub const CHAIN_WIDTH: usize = 60;
+
 /// The display width of `text` in columns, as rustfmt measures it.
 pub fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)

@@ -25,7 +25,7 @@ fn icp_main() -> i32 {
     let result = icp_run(&mut icp_in, &mut icp_out);
     let flushed = icp_out.flush();
     let error = match result {
-        Ok(()) => flushed.err().map(|_| ({{ first_label }}, icp_rt::Fault::WriteFailed)),
+        Ok(()) => {{ flush_error }},
         Err(e) => Some(e),
     };
     match error {
@@ -151,6 +151,104 @@ fn icp_write_count<W: Write>(icp_out: &mut W, icp_n: u64) -> Result<(), icp_rt::
     icp_rt::write_count(icp_out, icp_n)
 }
 
+// A statement that reads no `*` and goes to a label on either outcome is
+// one call of these: the command, then the label to go to.
+
+#[inline(never)]
+#[allow(dead_code, clippy::too_many_arguments)]
+fn icp_step_place(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_colour: icp_rt::Colour,
+    icp_kind: icp_rt::Kind,
+    icp_row: i64,
+    icp_col: i64,
+    icp_yes: i64,
+    icp_no: i64,
+) -> Result<i64, icp_rt::Fault> {
+    let icp_done = icp_board.place(icp_name, icp_colour, icp_kind, icp_row, icp_col)?;
+    Ok(if icp_done { icp_yes } else { icp_no })
+}
+
+#[inline(never)]
+#[allow(dead_code, clippy::too_many_arguments)]
+fn icp_step_move_squares(
+    icp_board: &mut icp_rt::Board,
+    icp_r1: i64,
+    icp_c1: i64,
+    icp_r2: i64,
+    icp_c2: i64,
+    icp_yes: i64,
+    icp_no: i64,
+) -> Result<i64, icp_rt::Fault> {
+    let icp_done = icp_board.move_squares(icp_r1, icp_c1, icp_r2, icp_c2)?;
+    Ok(if icp_done { icp_yes } else { icp_no })
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_step_move_name_to(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_row: i64,
+    icp_col: i64,
+    icp_yes: i64,
+    icp_no: i64,
+) -> Result<i64, icp_rt::Fault> {
+    let icp_done = icp_board.move_name_to(icp_name, icp_row, icp_col)?;
+    Ok(if icp_done { icp_yes } else { icp_no })
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_step_move_name_by(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_drow: i64,
+    icp_dcol: i64,
+    icp_yes: i64,
+    icp_no: i64,
+) -> Result<i64, icp_rt::Fault> {
+    let icp_done = icp_board.move_name_by(icp_name, icp_drow, icp_dcol)?;
+    Ok(if icp_done { icp_yes } else { icp_no })
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_step_slide(
+    icp_board: &mut icp_rt::Board,
+    icp_name: icp_rt::Name,
+    icp_drow: i64,
+    icp_dcol: i64,
+    icp_next: i64,
+) -> Result<i64, icp_rt::Fault> {
+    icp_board.slide(icp_name, icp_drow, icp_dcol, u64::MAX)?;
+    Ok(icp_next)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_step_text<W: Write>(
+    icp_out: &mut W,
+    icp_text: &str,
+    icp_next: i64,
+) -> Result<i64, icp_rt::Fault> {
+    icp_rt::write_text(icp_out, icp_text)?;
+    Ok(icp_next)
+}
+
+#[inline(never)]
+#[allow(dead_code)]
+fn icp_step_count<W: Write>(
+    icp_board: &icp_rt::Board,
+    icp_out: &mut W,
+    icp_name: icp_rt::Name,
+    icp_next: i64,
+) -> Result<i64, icp_rt::Fault> {
+    icp_rt::write_count(icp_out, icp_board.count(icp_name))?;
+    Ok(icp_next)
+}
+
 #[inline(never)]
 #[allow(dead_code)]
 fn icp_read_into<R: std::io::BufRead>(
@@ -165,6 +263,8 @@ fn icp_read_into<R: std::io::BufRead>(
 /// Statements {{ k.first }} to {{ k.last }}: runs until the program ends (true) or
 /// control leaves them (false, `icp_at` saying where to).
 {%- if k.separate %}
+/// An arm's value is the label to go to next, or its command's fault; an
+/// arm that reads `*`s or ends the program sets the label itself.
 #[inline(never)]
 {%- endif %}
 #[allow(unused_variables, clippy::never_loop)]
@@ -177,7 +277,11 @@ fn icp_chunk_{{ k.index }}<R: std::io::BufRead, W: Write>(
 ) -> Result<bool, icp_rt::Fault> {
     let (icp_label, icp_from) = (&mut icp_at.0, &mut icp_at.1);
     loop {
+{%- if k.separate %}
+        let icp_next: Result<i64, icp_rt::Fault> = match *icp_label {
+{%- else %}
         match *icp_label {
+{%- endif %}
 {%- for c in k.cases %}
             {{ c.label }} => {
                 // {{ c.comment }}
@@ -189,7 +293,12 @@ fn icp_chunk_{{ k.index }}<R: std::io::BufRead, W: Write>(
 {%- for line in k.rest %}
 {{ line }}
 {%- endfor %}
+{%- if k.separate %}
+        };
+        *icp_label = icp_next?;
+{%- else %}
         }
+{%- endif %}
     }
 }
 {%- endfor %}

@@ -5,7 +5,7 @@
 
 use super::plan::{Jump, Spelling, StepPlan, loop_note, loop_tables, max_inputs, plan};
 use crate::codegen::escape::{comment, rust_string};
-use crate::codegen::layout::{CALL_WIDTH, MAX_WIDTH, arm, call, pad, width};
+use crate::codegen::layout::{CALL_WIDTH, CHAIN_WIDTH, MAX_WIDTH, arm, call, pad, width};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
 use crate::lang::icp::ir::{Command, Program};
@@ -26,6 +26,8 @@ struct ProgramView {
     inline_runtime: Option<String>,
     name_count: usize,
     first_label: String,
+    /// `icp_main`'s fault when the final flush fails, laid out.
+    flush_error: String,
     max_inputs: usize,
     /// The statements in functions of at most [`CHUNK`]; empty for a
     /// program with no statement.
@@ -50,7 +52,8 @@ struct ChunkView {
     /// First and last labels of its statements (Rust literals).
     first: String,
     last: String,
-    /// More than one function: this one is not inlined into `icp_run`.
+    /// More than one function: this one is not inlined into `icp_run`,
+    /// and its arms are values (the label to go to) where they can be.
     separate: bool,
     cases: Vec<RustCase>,
     /// The arms after the statements' (a label not here), laid out.
@@ -138,14 +141,16 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             rest,
         });
     }
+    let first_label = program
+        .statements
+        .first()
+        .map_or("0".into(), |s| S.int(s.label));
     let view = ProgramView {
         header: codegen::header(NAME, source_name),
         inline_runtime: inline_runtime.map(codegen::inline_runtime),
         name_count: program.names.len(),
-        first_label: program
-            .statements
-            .first()
-            .map_or("0".into(), |s| S.int(s.label)),
+        flush_error: flush_error(&first_label),
+        first_label,
         max_inputs: max_inputs(program),
         chunks,
         dispatch,
@@ -181,6 +186,20 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
             .collect(),
     };
     codegen::render(&view, Syntax::Rust)
+}
+
+/// `flushed.err().map(|_| (LABEL, …))` as rustfmt lays out the arm's
+/// expression in `icp_main`: on the arm's line when the chain takes at most
+/// rustfmt's `chain_width` (60) columns, else one call a line.
+fn flush_error(first_label: &str) -> String {
+    let map = format!(".map(|_| ({first_label}, icp_rt::Fault::WriteFailed))");
+    let chain = format!("flushed.err(){map}");
+    if width(&chain) <= CHAIN_WIDTH {
+        chain
+    } else {
+        let at = pad(3);
+        format!("flushed\n{at}.err()\n{at}{map}")
+    }
 }
 
 /// Operands as Rust spells them.
@@ -229,6 +248,68 @@ fn jump(j: Jump, label: &str, level: usize) -> Vec<String> {
     }
 }
 
+/// A statement's arm in a program of several functions: when it reads no
+/// `*` and both its outcomes go to labels (most statements), one call of a
+/// `#[inline(never)]` step function of the template that performs the
+/// command and returns the label to go to (`icp_step_place(icp_board, …,
+/// on success, on failure)`), so that each arm is a call with constant
+/// arguments; else `None`, and [`case`] writes it (followed by `continue`).
+fn step(p: &StepPlan<'_>) -> Option<Vec<String>> {
+    let s = p.statement;
+    let label = |j: Jump| match j {
+        Jump::Label(l) => Some(S.int(l)),
+        Jump::Halt | Jump::Input { .. } => None,
+    };
+    if s.inputs > 0 {
+        return None;
+    }
+    let yes = label(p.on_success)?;
+    let no = if p.branches {
+        label(p.on_failure)?
+    } else {
+        yes.clone()
+    };
+    let (function, args) = match &s.command {
+        Command::Nothing => return Some(vec![format!("{}Ok({yes})", pad(BODY))]),
+        Command::Text(text) => (
+            "icp_step_text",
+            vec![
+                "icp_out".to_string(),
+                format!("\"{}\"", rust_string(&format!("{text}\n"))),
+                yes,
+            ],
+        ),
+        Command::Count(name) => (
+            "icp_step_count",
+            vec![
+                "icp_board".to_string(),
+                "icp_out".to_string(),
+                name.to_string(),
+                yes,
+            ],
+        ),
+        Command::Slide { name, drow, dcol } => (
+            "icp_step_slide",
+            vec![
+                "icp_board".to_string(),
+                name.to_string(),
+                S.int(*drow),
+                S.int(*dcol),
+                yes,
+            ],
+        ),
+        command => {
+            let (function, args) = S.board_call_args(command)?;
+            let mut all = vec!["icp_board".to_string()];
+            all.extend(args);
+            all.push(yes);
+            all.push(no);
+            return Some(call(BODY, &format!("icp_step_{function}"), &all, ""));
+        }
+    };
+    Some(call(BODY, function, &args, ""))
+}
+
 /// A statement's arm body (§4–§6): read its `*`s, print (when every `*`
 /// was read), perform its command, jump on its outcome. `outlined`: the
 /// program is several functions, whose arms call the runtime through the
@@ -237,6 +318,13 @@ fn jump(j: Jump, label: &str, level: usize) -> Vec<String> {
 fn case(program: &Program, p: &StepPlan<'_>, outlined: bool) -> RustCase {
     let s = p.statement;
     let label = S.int(s.label);
+    if outlined && let Some(body) = step(p) {
+        return RustCase {
+            label,
+            comment: comment(&s.text),
+            body,
+        };
+    }
     let inputs = s.inputs;
     let mut body = Vec::new();
     let at = pad(BODY);
@@ -246,15 +334,18 @@ fn case(program: &Program, p: &StepPlan<'_>, outlined: bool) -> RustCase {
             .map_or(0, |m| program.statements[m.statement].label);
         let call = format!("icp_board.loop_exit(&ICP_LOOP_{first}, {start})");
         body.push(format!("{at}// {}", comment(&loop_note(program, members))));
-        // A loop's exits go to literal labels or the end (no `*`).
+        // A loop's exits go to literal labels or the end (no `*`). In a
+        // program of several functions the arm's value is the next label.
         let go = |j: Jump| match j {
+            Jump::Label(l) if outlined => format!("Ok({})", S.int(l)),
             Jump::Label(l) => format!("*icp_label = {}", S.int(l)),
             _ => "return Ok(true)".to_string(),
         };
         match p.exits.as_slice() {
             [(_, only)] => {
                 body.push(format!("{at}{call};"));
-                body.push(format!("{at}{};", go(*only)));
+                let value = outlined && matches!(only, Jump::Label(_));
+                body.push(format!("{at}{}{}", go(*only), if value { "" } else { ";" }));
             }
             exits => {
                 body.push(format!("{at}match {call} {{"));
@@ -355,6 +446,11 @@ fn case(program: &Program, p: &StepPlan<'_>, outlined: bool) -> RustCase {
             }
         }
         body.extend(jump(p.on_success, &label, BODY));
+    }
+    // The arm sets the label itself: on to the next turn of the loop
+    // (unless it ended the program).
+    if outlined && (p.branches || p.on_success != Jump::Halt) {
+        body.push(format!("{at}continue;"));
     }
     RustCase {
         label,
