@@ -24,7 +24,13 @@ What it does:
      squares, texts, counts, nothing, forward jumps; valid and halting after
      at most one pass) and times icp2c compiling it (to C and to Rust) and
      `cc -std=c99 -O2` building the generated C.
-  4. Prints PASS/MISS for each performance target.
+  4. Generates programs of 2,000, 10,000 and 20,000 statements the same way
+     and times `cc -std=c99 -O2` and `rustc --edition 2021 -O` building
+     them, side by side (interleaved, median of 3; one run of 2,000 and
+     10,000 with --quick), with their peak memory, and runs both programs
+     to check that they agree (issue 14: rustc within 3x of cc on 10,000
+     statements, under 1 GB, and no faster than linear growth).
+  5. Prints PASS/MISS for each performance target.
 
 Exit status: 0 when every build succeeded and every target printed the same
 output (a MISS is a finding, not a failure); 1 when a build failed, a program
@@ -427,6 +433,7 @@ def main():
     tmp = Path(tempfile.mkdtemp(prefix="icp2c-bench-"))
     results = {}  # name -> (label, work, unit, stats)
     big = None
+    rustc = None
     try:
         for w in selected:
             name = w["name"]
@@ -454,6 +461,15 @@ def main():
             except BenchError as e:
                 print(f"error: {e}", file=sys.stderr)
                 failures.append("compile")
+            sizes = RUSTC_SIZES[mode]
+            rounds = 1 if args.quick else 3
+            print(f"[compile] cc -O2 and rustc -O on {', '.join(map(str, sizes))} statements "
+                  f"(median of {rounds}) ...", flush=True)
+            try:
+                rustc = dict(sizes=bench_rustc(tmp, sizes, rounds), rounds=rounds)
+            except BenchError as e:
+                print(f"error: {e}", file=sys.stderr)
+                failures.append("compile")
     finally:
         if args.keep:
             print(f"(kept {tmp})")
@@ -461,7 +477,7 @@ def main():
             shutil.rmtree(tmp, ignore_errors=True)
 
     print(f"\nload average at end: {load()}\n")
-    report(results, big, repeat, args.quick)
+    report(results, big, repeat, args.quick, rustc)
     if failures:
         print(f"\nFAILED: {', '.join(failures)} (see the errors above)")
         return 1
@@ -516,7 +532,51 @@ def bench_compile(tmp, statements, repeat, big_rust):
     return res
 
 
-def report(results, big, repeat, quick):
+RUSTC_SIZES = {"full": (2_000, 10_000, 20_000), "quick": (2_000, 10_000)}
+
+
+def bench_rustc(tmp, sizes, rounds):
+    """cc -O2 and rustc -O on generated programs of `sizes` statements,
+    interleaved (cc, then rustc, size after size, `rounds` times). Returns
+    {statements: dict(cc=median wall, cc_cpu, cc_rss, rustc=..., ...)}."""
+    empty = tmp / "empty.in"
+    empty.write_bytes(b"")
+    progs = {}
+    for n in sizes:
+        src = tmp / f"rustc{n}.icp"
+        src.write_text(big_program(n))
+        c_src, rs_src = tmp / f"rustc{n}.c", tmp / f"rustc{n}.rs"
+        sh([ICP2C, src, "-o", c_src])
+        sh([ICP2C, "--target", "rust", src, "-o", rs_src])
+        progs[n] = {
+            "cc": [CC, *CFLAGS, str(c_src), "-o", str(tmp / f"rustc{n}_c")],
+            "rustc": [RUSTC, *RUSTFLAGS, str(rs_src), "-o", str(tmp / f"rustc{n}_rs")],
+        }
+    runs = {n: {t: [] for t in ("cc", "rustc")} for n in sizes}
+    for _ in range(rounds):
+        for n in sizes:
+            for t, argv in progs[n].items():
+                status, wall, cpu, rss = timed(argv, empty, tmp / "build.out", tmp / "build.err")
+                if status != 0:
+                    raise BenchError(f"{t} failed on the {n}-statement program:\n"
+                                     + (tmp / "build.err").read_text(errors="replace")[-3000:])
+                runs[n][t].append((wall, cpu, rss))
+    res = {}
+    for n in sizes:
+        # The two programs must print the same (they are not timed).
+        cmds = {"C": [str(tmp / f"rustc{n}_c")], "Rust": [str(tmp / f"rustc{n}_rs")]}
+        measure(cmds, empty, tmp, f"rustc{n}", 1, None)
+        r = {}
+        for t, rs in runs[n].items():
+            r[t] = statistics.median(w for w, _, _ in rs)
+            r[t + "_cpu"] = statistics.median(c for _, c, _ in rs)
+            r[t + "_rss"] = max(m for _, _, m in rs)
+        res[n] = r
+        print(f"  {n} statements: cc -O2 {fmt_s(r['cc'])} s, rustc -O {fmt_s(r['rustc'])} s", flush=True)
+    return res
+
+
+def report(results, big, repeat, quick, rustc=None):
     if results:
         rows = []
         for name, (label, work, unit, stats) in results.items():
@@ -562,10 +622,22 @@ def report(results, big, repeat, quick):
             rows.append([f"run it: {t}", fmt_s(s["wall"]), mb(s["rss"]), "same output"])
         print(table(rows, ["step", "wall s", "peak MB", "note"]))
         print()
-    print_targets(results, big, quick)
+    if rustc:
+        rounds = rustc["rounds"]
+        print(f"Compile speed of generated C and Rust (median of {rounds}, interleaved; "
+              "wall and CPU in seconds, peak RSS in MB)\n")
+        rows = []
+        for n, r in rustc["sizes"].items():
+            rows.append([f"{n:,}".replace(",", "_"), fmt_s(r["cc"]), fmt_s(r["cc_cpu"]), mb(r["cc_rss"]),
+                         fmt_s(r["rustc"]), fmt_s(r["rustc_cpu"]), mb(r["rustc_rss"]),
+                         f"{r['rustc'] / r['cc']:.2f}"])
+        print(table(rows, ["statements", "cc -O2", "cpu", "peak MB", "rustc -O", "cpu", "peak MB",
+                           "rustc/cc"]))
+        print()
+    print_targets(results, big, quick, rustc)
 
 
-def print_targets(results, big, quick):
+def print_targets(results, big, quick, rustc=None):
     lines = []
 
     def verdict(ok):
@@ -608,6 +680,20 @@ def print_targets(results, big, quick):
         add(big["icp2c_c"] < 1, f"icp2c compiles {big['statements']} statements to C in {big['icp2c_c']:.3f} s < 1 s",
             sized=True)
         add(big["cc"] < 60, f"cc -O2 builds its output in {big['cc']:.1f} s < 60 s", sized=True)
+    if rustc:
+        sizes = rustc["sizes"]
+        if 10_000 in sizes:
+            r = sizes[10_000]
+            k = r["rustc"] / r["cc"]
+            add(k <= 3, f"rustc -O builds the 10_000-statement program in {r['rustc']:.2f} s, "
+                f"{k:.2f}x cc -O2's {r['cc']:.2f} s <= 3x")
+            add(r["rustc_rss"] < 1e9, f"rustc -O on 10_000 statements: peak memory "
+                f"{mb(r['rustc_rss'])} MB < 1000 MB")
+        ns = sorted(sizes)
+        for a, b in zip(ns, ns[1:]):
+            k = sizes[b]["rustc"] / sizes[a]["rustc"]
+            add(k <= b / a, f"rustc -O time grows at most linearly: {b} statements take {k:.2f}x "
+                f"the time of {a} <= {b / a:.0f}x")
     for name, s in st.items():
         k = s["Rust"]["wall"] / s["C"]["wall"]
         add(max(k, 1 / k) <= 1.5, f"{name}: C and Rust within 1.5x (Rust/C = {k:.2f})")
