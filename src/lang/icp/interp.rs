@@ -63,7 +63,7 @@ pub fn runtime_kind(kind: PieceKind) -> rt::Kind {
 }
 
 /// The runtime's step for a loop member's action.
-pub fn runtime_step(action: Action) -> rt::Step {
+fn runtime_step(action: Action) -> rt::Step {
     match action {
         Action::Move { name, drow, dcol } => rt::Step::Move(name, drow, dcol),
         Action::Slide { name, drow, dcol } => rt::Step::Slide(name, drow, dcol),

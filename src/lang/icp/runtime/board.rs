@@ -1106,7 +1106,7 @@ impl Board {
                     executed += made + 1;
                     if let Some(r) = round.as_mut() {
                         match from.and_then(|from| Segment::of_slide(from, (dr, dc), made)) {
-                            Some(seg) => r.looked.push(seg),
+                            Some(seg) => r.look(seg),
                             None => r.blind = true,
                         }
                     }
@@ -1136,7 +1136,15 @@ impl Board {
     /// not exactly one piece, a piece is of a colour with a king, or a
     /// piece is moved by two members or moved and slid.
     fn begin_round(&self, steps: &[Step], start: usize, executed: u64) -> Option<Round> {
-        let mut pieces: Vec<LoopPiece> = Vec::new();
+        let mut r = Round {
+            executed,
+            live: self.live,
+            pieces: [NO_PIECE; MAX_LOOP],
+            npieces: 0,
+            looked: [NO_SEGMENT; MAX_LOOP],
+            nlooked: 0,
+            blind: false,
+        };
         let j = steps.len();
         if j > MAX_LOOP {
             return None;
@@ -1156,7 +1164,7 @@ impl Board {
             if !self.kings[p.colour.index()].is_empty() {
                 return None;
             }
-            if let Some(seen) = pieces.iter().find(|q| q.slot == slot) {
+            if let Some(seen) = r.pieces().iter().find(|q| q.slot == slot) {
                 if by.is_some() || seen.by.is_some() {
                     return None;
                 }
@@ -1165,21 +1173,17 @@ impl Board {
             if by.is_some_and(|v| !self.steps_freely(p, v)) {
                 return None;
             }
-            pieces.push(LoopPiece {
+            // At most one piece a member, and at most MAX_LOOP members.
+            *r.pieces.get_mut(r.npieces)? = LoopPiece {
                 slot,
                 row: p.row,
                 col: p.col,
                 by,
                 order,
-            });
+            };
+            r.npieces += 1;
         }
-        Some(Round {
-            executed,
-            live: self.live,
-            pieces,
-            looked: Vec::new(),
-            blind: false,
-        })
+        Some(r)
     }
 
     /// Whether piece `p` moving by `v` succeeds whenever its target is
@@ -1211,8 +1215,7 @@ impl Board {
             return 0;
         }
         let mut rounds = (most - executed) / per;
-        let mut movers: Vec<(Pair, Pair, &LoopPiece)> = Vec::new();
-        for lp in &r.pieces {
+        for lp in r.pieces() {
             let Some(p) = self.pieces.get(lp.slot as usize).filter(|p| p.live) else {
                 return 0;
             };
@@ -1221,18 +1224,21 @@ impl Board {
             if expected != (Some(p.row), Some(p.col)) {
                 return 0;
             }
-            if lp.by.is_some() {
-                movers.push(((p.row, p.col), (dr, dc), lp));
-            }
         }
-        for &(at, v, lp) in &movers {
+        // The moved pieces, where they stand now, and their steps.
+        let square = |b: &Board, slot: u32| b.pieces.get(slot as usize).map(|p| (p.row, p.col));
+        let moved = || r.pieces().iter().filter_map(|lp| lp.by.map(|v| (lp, v)));
+        for (lp, v) in moved() {
             if rounds == 0 {
                 return 0;
             }
-            rounds = rounds.min(self.free_run(lp.slot, at, v, rounds, &r.pieces));
+            let Some(at) = square(self, lp.slot) else {
+                return 0;
+            };
+            rounds = rounds.min(self.free_run(lp.slot, at, v, rounds, r.pieces()));
             // Where it stood during the round, and will stand: off every
             // square a slide looked at.
-            for seg in &r.looked {
+            for seg in r.looked() {
                 match seg.first_meeting(at, v) {
                     Some(s) if s <= 0 => return 0,
                     Some(s) => rounds = rounds.min(u64::try_from(s - 1).unwrap_or(u64::MAX)),
@@ -1240,10 +1246,10 @@ impl Board {
                 }
             }
             // Off the square of every other moved piece when it moves.
-            for &(other, w, lq) in &movers {
-                if lq.slot == lp.slot {
+            for (lq, w) in moved() {
+                let Some(other) = square(self, lq.slot).filter(|_| lq.slot != lp.slot) else {
                     continue;
-                }
+                };
                 let after = u8::from(lq.order > lp.order);
                 if let Some(t) = collision(at, v, other, w, after) {
                     rounds = rounds.min(t - 1);
@@ -1254,14 +1260,19 @@ impl Board {
             return 0;
         }
         // Lift every moved piece, then put each down: one may land where
-        // another stood.
-        for &(at, _, _) in &movers {
-            self.squares.remove(at.0, at.1);
-            if self.any_line {
-                self.index_remove(at.0, at.1);
+        // another stood (the pieces keep their squares until put down).
+        for (lp, _) in moved() {
+            if let Some(at) = square(self, lp.slot) {
+                self.squares.remove(at.0, at.1);
+                if self.any_line {
+                    self.index_remove(at.0, at.1);
+                }
             }
         }
-        for &(at, (dr, dc), lp) in &movers {
+        for (lp, (dr, dc)) in moved() {
+            let Some(at) = square(self, lp.slot) else {
+                continue;
+            };
             let k = rounds as i128;
             let to = |x: i64, d: i64| (x as i128 + d as i128 * k) as i64;
             let (tr, tc) = (to(at.0, dr), to(at.1, dc));
@@ -1879,21 +1890,62 @@ pub struct LoopEnd {
     pub left: bool,
 }
 
-/// A round of a loop as it began, for [`Board::skip_rounds`].
+/// A round of a loop as it began, for [`Board::skip_rounds`]: fixed
+/// arrays (a loop has at most [`MAX_LOOP`] members), so that running a
+/// loop allocates nothing.
 struct Round {
     /// Statements run before it.
     executed: u64,
     /// Live pieces when it began.
     live: u64,
-    /// The pieces the loop names.
-    pieces: Vec<LoopPiece>,
-    /// The squares its slides looked at.
-    looked: Vec<Segment>,
+    /// The pieces the loop names: the first `npieces`.
+    pieces: [LoopPiece; MAX_LOOP],
+    npieces: usize,
+    /// The squares its slides looked at: the first `nlooked`.
+    looked: [Segment; MAX_LOOP],
+    nlooked: usize,
     /// A slide looked at squares not followed ([`Segment::of_slide`]).
     blind: bool,
 }
 
+impl Round {
+    fn pieces(&self) -> &[LoopPiece] {
+        self.pieces.get(..self.npieces).unwrap_or(&[])
+    }
+
+    fn looked(&self) -> &[Segment] {
+        self.looked.get(..self.nlooked).unwrap_or(&[])
+    }
+
+    /// Records the squares a slide of the round looked at (one slide a
+    /// member, so there is room; else the round is blind).
+    fn look(&mut self, seg: Segment) {
+        match self.looked.get_mut(self.nlooked) {
+            Some(slot) => {
+                *slot = seg;
+                self.nlooked += 1;
+            }
+            None => self.blind = true,
+        }
+    }
+}
+
+const NO_PIECE: LoopPiece = LoopPiece {
+    slot: NIL,
+    row: 0,
+    col: 0,
+    by: None,
+    order: 0,
+};
+
+const NO_SEGMENT: Segment = Segment {
+    from: (0, 0),
+    dir: (0, 0),
+    len: 0,
+};
+
 /// A piece named by a loop, where a round began.
+#[derive(Clone, Copy)]
 struct LoopPiece {
     slot: u32,
     row: i64,
@@ -1907,6 +1959,7 @@ struct LoopPiece {
 /// The squares from + u·dir for 0 ≤ u ≤ len: those a slide loop's run
 /// looked at (where it began, the squares it entered, and the one it
 /// could not move to).
+#[derive(Clone, Copy)]
 struct Segment {
     from: (i128, i128),
     dir: (i128, i128),
