@@ -112,21 +112,27 @@ fn large_programs_in_rust_chunks_agree_with_the_interpreter() {
     let path = dir.path().join("large.icp");
     std::fs::write(&path, &source).unwrap();
     for input in ["40 15", "40 5005", "40 99995", "40 40 10"] {
-        let case = Case {
-            name: "large".into(),
-            path: path.clone(),
-            input: input.as_bytes().to_vec(),
-            want_out: None,
-            want_status: 1,
-            want_err: None,
-        };
-        let reference = interpret(&case);
-        assert_eq!(
-            run_exe(&exe, &[], input.as_bytes()),
-            reference,
-            "input {input}"
-        );
+        assert_agrees(&exe, &path, input);
     }
+}
+
+/// The program at `path`, built as `exe`, prints and exits as the
+/// interpreter does on `input`.
+fn assert_agrees(exe: &std::path::Path, path: &std::path::Path, input: &str) {
+    let case = Case {
+        name: "chunks".into(),
+        path: path.to_path_buf(),
+        input: input.as_bytes().to_vec(),
+        want_out: None,
+        want_status: 0,
+        want_err: None,
+    };
+    let reference = interpret(&case);
+    assert_eq!(
+        run_exe(exe, &[], input.as_bytes()),
+        reference,
+        "input {input}"
+    );
 }
 
 /// A program of every shape of statement, in blocks of 11 spread over
@@ -189,19 +195,6 @@ fn every_shape_of_statement_in_rust_chunks_agrees_with_the_interpreter() {
         format!("{knights} 5"),
         "-3 -4 x".to_string(),
     ] {
-        let case = Case {
-            name: "shapes".into(),
-            path: path.clone(),
-            input: input.as_bytes().to_vec(),
-            want_out: None,
-            want_status: 0,
-            want_err: None,
-        };
-        let reference = interpret(&case);
-        assert_eq!(
-            run_exe(&exe, &[], input.as_bytes()),
-            reference,
-            "input {input}"
-        );
+        assert_agrees(&exe, &path, &input);
     }
 }
