@@ -76,9 +76,10 @@ struct Cli {
     #[arg(long, value_enum)]
     lang: Option<LangArg>,
     /// Optimisation level: -O1 (the default) summarises InfChessPro's slide
-    /// loops (`L. x;0,1?L`) into one step of the runtime, exactly as
-    /// stepping would end; -O0 generates and runs the program as written,
-    /// statement by statement (for debugging, and to compare).
+    /// loops (`L. x;0,1?L`), transfer loops (`A. a;0,-1!B` `A+1. b;0,1?A`)
+    /// and the loops around them into a few steps of the runtime, ending
+    /// exactly as stepping would; -O0 generates and runs the program as
+    /// written, statement by statement (for debugging, and to compare).
     #[arg(short = 'O', value_name = "LEVEL", default_value_t = 1, global = true,
           value_parser = clap::value_parser!(u8).range(0..=1))]
     opt_level: u8,
