@@ -153,11 +153,9 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
                 // none, 2^64 statements ran: go on from there.
                 at
             } else {
-                match statements.get(at).and_then(|s| s.on_failure) {
-                    Some(Target::Statement(i)) => i,
-                    // The optimiser makes no loop with a `*` target.
-                    None | Some(Target::Input(_)) => at + 1,
-                }
+                // The optimiser makes no loop with a `*` target.
+                let failure = statements.get(at).and_then(|s| s.on_failure);
+                program.goes_to(at, failure).unwrap_or(at + 1)
             };
             continue;
         }

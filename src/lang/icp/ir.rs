@@ -26,6 +26,18 @@ impl Program {
             .binary_search_by_key(&label, |s| s.label)
             .ok()
     }
+
+    /// The index of the statement that `target`, a target of statement
+    /// `i`, sends control to when it is taken (§5): no target is the next
+    /// statement, `statements.len()` is the end of the program. `None` for
+    /// a `*` target, known only when the statement runs.
+    pub fn goes_to(&self, i: usize, target: Option<Target>) -> Option<usize> {
+        match target {
+            None => Some(i + 1),
+            Some(Target::Statement(j)) => Some(j),
+            Some(Target::Input(_)) => None,
+        }
+    }
 }
 
 /// One statement.

@@ -21,7 +21,7 @@
 //!   many identical rounds as it can prove in one go (see
 //!   `docs/infchesspro.md`, "The optimiser").
 
-use super::ir::{Action, Command, LoopMember, MAX_LOOP, Program, Statement, Target, Value};
+use super::ir::{Action, Command, LoopMember, MAX_LOOP, Program, Target, Value};
 
 /// `program` with every slide loop and every loop of statements
 /// summarised.
@@ -54,17 +54,12 @@ pub fn optimise(mut program: Program) -> Program {
 
 /// What statement `i` is as a loop member, and where control goes on
 /// round the loop from it: `None` for a statement that cannot be one.
-fn member(statements: &[Statement], i: usize) -> Option<(Action, usize)> {
-    let s = statements.get(i)?;
+fn member(program: &Program, i: usize) -> Option<(Action, usize)> {
+    let s = program.statements.get(i)?;
     if s.inputs != 0 {
         return None;
     }
-    // Where a target sends control: a statement index, or the end.
-    let to = |t: Option<Target>| match t {
-        None => Some(i + 1),
-        Some(Target::Statement(j)) => Some(j),
-        Some(Target::Input(_)) => None,
-    };
+    let to = |t: Option<Target>| program.goes_to(i, t);
     match s.command {
         Command::MoveNameBy {
             name,
@@ -93,7 +88,7 @@ pub fn loops(program: &Program) -> Vec<Vec<LoopMember>> {
         let mut members: Vec<LoopMember> = Vec::new();
         let mut at = first;
         let closed = loop {
-            let Some((action, next)) = member(statements, at) else {
+            let Some((action, next)) = member(program, at) else {
                 break false;
             };
             members.push(LoopMember {
@@ -117,12 +112,9 @@ pub fn loops(program: &Program) -> Vec<Vec<LoopMember>> {
         // of statements. A move's failure must leave the loop; one move
         // at least, or nothing ever leaves.
         let leaves = |m: &LoopMember| {
-            let exit = match statements[m.statement].on_failure {
-                None => m.statement + 1,
-                Some(Target::Statement(j)) => j,
-                Some(Target::Input(_)) => return false,
-            };
-            !members.iter().any(|o| o.statement == exit)
+            program
+                .goes_to(m.statement, statements[m.statement].on_failure)
+                .is_some_and(|exit| !members.iter().any(|o| o.statement == exit))
         };
         let moves: Vec<&LoopMember> = members
             .iter()

@@ -245,14 +245,11 @@ pub fn plan(program: &Program) -> Vec<StepPlan<'_>> {
                     .enumerate()
                     .filter(|(_, m)| matches!(m.action, Action::Move { .. }))
                     .map(|(k, m)| {
-                        let after = statements
-                            .get(m.statement + 1)
+                        // The optimiser makes no loop with a `*` target.
+                        let exit = program
+                            .goes_to(m.statement, statements[m.statement].on_failure)
+                            .and_then(|j| statements.get(j))
                             .map_or(Jump::Halt, |n| Jump::Label(n.label));
-                        let exit = match statements[m.statement].on_failure {
-                            Some(Target::Statement(j)) => Jump::Label(statements[j].label),
-                            // The optimiser makes no loop with a `*` target.
-                            None | Some(Target::Input(_)) => after,
-                        };
                         (k, exit)
                     })
                     .fold(
