@@ -5,7 +5,7 @@
 
 use super::plan::{Jump, Spelling, StepPlan, loop_note, loop_tables, max_inputs, plan};
 use crate::codegen::escape::{comment, rust_string};
-use crate::codegen::layout::{CALL_WIDTH, CHAIN_WIDTH, MAX_WIDTH, arm, call, pad, width};
+use crate::codegen::layout::{ARRAY_WIDTH, CHAIN_WIDTH, MAX_WIDTH, arm, call, pad, width};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
 use crate::lang::icp::ir::{Command, Program};
@@ -174,7 +174,7 @@ fn render(program: &Program, source_name: &str, inline_runtime: Option<&'static 
                 );
                 let joined = items.join(", ");
                 let one = format!("{declaration} [{joined}];");
-                if width(&joined) <= CALL_WIDTH && width(&one) <= MAX_WIDTH {
+                if width(&joined) <= ARRAY_WIDTH && width(&one) <= MAX_WIDTH {
                     lines.push(one);
                 } else {
                     lines.push(format!("{declaration} ["));
