@@ -1,6 +1,8 @@
 //! The `icp2c` command: all file and terminal IO lives here; the library
 //! does none.
 
+mod manual;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::codegen::{Layout, Target as CodegenTarget, cargo::CRATE_MARKER};
 use icp2c::diagnostic::{self, Diagnostic};
@@ -61,8 +63,8 @@ struct Cli {
     #[arg(short, long, value_enum)]
     target: Option<Target>,
 
-    /// With --target rust: write a Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs)
-    /// into the folder given by -o. Example: --target rust --crate -o beer-crate
+    /// Write a Rust Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs) into the
+    /// folder given by -o (it implies --target rust). Example: --crate -o beer-crate
     #[arg(long = "crate", requires = "output")]
     as_crate: bool,
 
@@ -142,7 +144,7 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print icp2c's manual page (roff), generated from this help.
+    /// Print icp2c's manual page (roff): every command and option on one page.
     /// Example: icp2c man > icp2c.1 && man ./icp2c.1
     Man,
     /// Interpret a program directly; its input is read from standard input.
@@ -299,16 +301,13 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "icp2c", &mut out);
             write_stdout(&out)
         }
-        Some(Command::Man) => {
-            let mut out = Vec::new();
-            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out) {
-                Ok(()) => write_stdout(&out),
-                Err(e) => {
-                    eprintln!("error: cannot render the manual page: {e}");
-                    ExitCode::from(REJECTED)
-                }
+        Some(Command::Man) => match manual::render(<Cli as clap::CommandFactory>::command()) {
+            Ok(out) => write_stdout(&out),
+            Err(e) => {
+                eprintln!("error: cannot render the manual page: {e}");
+                ExitCode::from(REJECTED)
             }
-        }
+        },
         Some(Command::Run {
             file,
             max_steps,
@@ -476,16 +475,25 @@ fn print_diagnostics(src: &Source, diagnostics: &[Diagnostic]) {
 }
 
 /// The target: `--target`, else `-o`'s extension (`.rs` Rust, `.c` C), else
-/// C. A `--target` that contradicts `-o`'s extension is an error.
+/// C; `--crate` means Rust. A `--target` that contradicts `-o`'s extension
+/// or `--crate` is an error.
 fn target(cli: &Cli) -> Result<Target, String> {
+    if cli.as_crate {
+        return match cli.target {
+            Some(Target::C) => Err(
+                "--crate writes a Rust crate, so it cannot go with --target c: drop one of them"
+                    .to_string(),
+            ),
+            _ => Ok(Target::Rust),
+        };
+    }
     let from_output = match cli.output.as_ref().and_then(|o| o.extension()) {
-        _ if cli.as_crate => None, // -o is the crate's folder
         Some(ext) if ext == "rs" => Some(Target::Rust),
         Some(ext) if ext == "c" => Some(Target::C),
         _ => None,
     };
     match (cli.target, from_output) {
-        (Some(t), Some(o)) if t != o && !cli.as_crate => Err(format!(
+        (Some(t), Some(o)) if t != o => Err(format!(
             "--target {} contradicts -o {}: write {} to a .{} file, or drop --target",
             if t == Target::C { "c" } else { "rust" },
             cli.output
@@ -549,10 +557,6 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if cli.as_crate {
-        if target != Target::Rust {
-            eprintln!("error: --crate needs --target rust");
-            return ExitCode::from(REJECTED);
-        }
         let dir = cli.output.clone().unwrap_or_default();
         if dir.as_os_str() == "-" {
             eprintln!("error: --crate writes a folder: give its path with -o, not `-`");

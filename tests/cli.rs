@@ -276,16 +276,37 @@ fn crate_output_refuses_foreign_folders() {
         std::fs::read_to_string(foreign.join("notes.txt")).unwrap(),
         "precious"
     );
+    // A crate is Rust: --crate alone writes one, --target c contradicts it.
+    let alone = dir.path().join("x");
     let r = icp2c(
         &[
             "--crate",
             "-o",
-            dir.path().join("x").to_str().unwrap(),
+            alone.to_str().unwrap(),
             "examples/beer.icp",
         ],
         b"",
     );
-    assert_eq!(r.status, 2, "--crate needs --target rust");
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    assert!(alone.join("src/main.rs").exists());
+    let r = icp2c(
+        &[
+            "--crate",
+            "--target",
+            "c",
+            "-o",
+            dir.path().join("y").to_str().unwrap(),
+            "examples/beer.icp",
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 2);
+    assert!(
+        text(&r.stderr).contains("--crate writes a Rust crate"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!dir.path().join("y").exists());
 }
 
 /// A Finvara program that prints its input (Finvara §4: a value-3 piece
@@ -548,6 +569,31 @@ fn completions_and_man_page() {
         page.contains("CHEG"),
         "the man page describes every language"
     );
+    // One page documents every subcommand and its options: it names no
+    // other page (icp2c-run(1) was never installed).
+    assert!(
+        !page.contains("icp2c\\-"),
+        "refers to another page:\n{page}"
+    );
+    for heading in ["ICP2C RUN", "ICP2C COMPLETIONS", "ICP2C MAN"] {
+        assert!(page.contains(heading), "man page lacks {heading}");
+    }
+    for option in [
+        "max\\-steps",
+        "input",
+        "trace",
+        "board",
+        "glyphs",
+        "fen",
+        "depth",
+        "perft",
+        "no\\-endgame",
+    ] {
+        assert!(
+            page.contains(&format!("\\-\\-{option}")),
+            "man page lacks run --{option}"
+        );
+    }
 }
 
 /// `run --trace --board` (issue 14): the trace and the pictures go to
