@@ -5,7 +5,7 @@ mod manual;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::codegen::{Layout, Target as CodegenTarget, cargo::CRATE_MARKER};
-use icp2c::diagnostic::{self, Diagnostic};
+use icp2c::diagnostic::{self, Diagnostic, MessageKind};
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::{Glyphs, RunOptions, UsageError};
 use icp2c::{GeneratedFile, Outcome, source};
@@ -128,6 +128,22 @@ fn colour_wanted(choice: ColorChoice) -> bool {
                 && io::stderr().is_terminal()
         }
     }
+}
+
+/// Prints `error: MESSAGE` on standard error, coloured as diagnostics are.
+fn error(message: &str) {
+    eprint!(
+        "{}",
+        diagnostic::render_message(MessageKind::Error, message, *COLOUR.get().unwrap_or(&false))
+    );
+}
+
+/// Prints `note: MESSAGE` on standard error, coloured as diagnostics are.
+fn note(message: &str) {
+    eprint!(
+        "{}",
+        diagnostic::render_message(MessageKind::Note, message, *COLOUR.get().unwrap_or(&false))
+    );
 }
 
 /// Renders diagnostics for standard error, in colour when [`COLOUR`] says.
@@ -304,7 +320,7 @@ fn main() -> ExitCode {
         Some(Command::Man) => match manual::render(<Cli as clap::CommandFactory>::command()) {
             Ok(out) => write_stdout(&out),
             Err(e) => {
-                eprintln!("error: cannot render the manual page: {e}");
+                error(&format!("cannot render the manual page: {e}"));
                 ExitCode::from(REJECTED)
             }
         },
@@ -350,16 +366,17 @@ fn main() -> ExitCode {
             [file] => compile(&cli, file),
             [_, _, ..] => {
                 let names: Vec<String> = cli.file.iter().map(|f| f.display().to_string()).collect();
-                eprintln!(
-                    "error: one program at a time: got {} files ({}); run icp2c once per file",
+                error(&format!(
+                    "one program at a time: got {} files ({}); run icp2c once per file",
                     names.len(),
                     names.join(", ")
-                );
+                ));
                 ExitCode::from(REJECTED)
             }
             [] => {
+                error("no program given");
                 eprintln!(
-                    "error: no program given\n\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
+                    "\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
                 );
                 ExitCode::from(REJECTED)
             }
@@ -374,7 +391,7 @@ fn write_stdout(bytes: &[u8]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: cannot write standard output: {e}");
+            error(&format!("cannot write standard output: {e}"));
             ExitCode::from(REJECTED)
         }
     }
@@ -393,7 +410,7 @@ fn load(path: &Path) -> Option<Source> {
     let (name, bytes) = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         if let Err(e) = io::stdin().lock().read_to_end(&mut bytes) {
-            eprintln!("error: cannot read the program from standard input: {e}");
+            error(&format!("cannot read the program from standard input: {e}"));
             return None;
         }
         ("<stdin>".to_string(), bytes)
@@ -401,7 +418,7 @@ fn load(path: &Path) -> Option<Source> {
         match std::fs::read(path) {
             Ok(bytes) => (path.display().to_string(), bytes),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                error(&format!("cannot read {}: {e}", path.display()));
                 return None;
             }
         }
@@ -434,12 +451,12 @@ fn language(path: &Path, lang: Option<LangArg>) -> Language {
                 .is_some_and(|e| Language::from_name(e).is_some());
             if !known && path.as_os_str() != "-" {
                 let names: Vec<&str> = Language::ALL.iter().map(|l| l.extension()).collect();
-                eprintln!(
-                    "note: {}: the extension names no language, so it is read as {}; choose another with --lang {}",
+                note(&format!(
+                    "{}: the extension names no language, so it is read as {}; choose another with --lang {}",
                     path.display(),
                     language.name(),
                     names.join("|")
-                );
+                ));
             }
             language
         }
@@ -457,12 +474,12 @@ fn check(src: &Source, language: Language) -> Option<Program> {
         Err(errors) => {
             print_diagnostics(src, &errors);
             let n = errors.len();
-            eprintln!(
-                "error: {} rejected ({} program): {n} error{}",
+            error(&format!(
+                "{} rejected ({} program): {n} error{}",
                 src.name,
                 language.name(),
                 if n == 1 { "" } else { "s" }
-            );
+            ));
             None
         }
     }
@@ -528,7 +545,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let target = match target(cli) {
         Ok(target) => target,
         Err(message) => {
-            eprintln!("error: {message}");
+            error(&message);
             return ExitCode::from(REJECTED);
         }
     };
@@ -536,10 +553,10 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         && path.as_os_str() != "-"
         && same_file(path, out)
     {
-        eprintln!(
-            "error: -o {} is the program itself: refusing to overwrite it (choose another output)",
+        error(&format!(
+            "-o {} is the program itself: refusing to overwrite it (choose another output)",
             out.display()
-        );
+        ));
         return ExitCode::from(REJECTED);
     }
     let Some(src) = load(path) else {
@@ -559,7 +576,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     if cli.as_crate {
         let dir = cli.output.clone().unwrap_or_default();
         if dir.as_os_str() == "-" {
-            eprintln!("error: --crate writes a folder: give its path with -o, not `-`");
+            error("--crate writes a folder: give its path with -o, not `-`");
             return ExitCode::from(REJECTED);
         }
         let written = program
@@ -569,7 +586,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         return match written {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
-                eprintln!("error: {message}");
+                error(&message);
                 ExitCode::from(REJECTED)
             }
         };
@@ -577,7 +594,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let text = match program.emit_file(target.into(), &src.name) {
         Ok(text) => text,
         Err(unsupported) => {
-            eprintln!("error: {unsupported}");
+            error(&unsupported.to_string());
             return ExitCode::from(REJECTED);
         }
     };
@@ -601,7 +618,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            error(&message);
             ExitCode::from(REJECTED)
         }
     }
@@ -657,7 +674,7 @@ fn run(
         Some(file) => match std::fs::File::open(file) {
             Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", file.display());
+                error(&format!("cannot read {}: {e}", file.display()));
                 return ExitCode::from(REJECTED);
             }
         },
@@ -667,7 +684,7 @@ fn run(
     match program.run_with(&mut input, &mut output, &mut errors, &options) {
         Ok(outcome) => report(&outcome),
         Err(UsageError(message)) => {
-            eprintln!("error: {message}");
+            error(&message);
             ExitCode::from(REJECTED)
         }
     }
@@ -677,11 +694,9 @@ fn report(outcome: &Outcome) -> ExitCode {
     match outcome {
         Outcome::Halted | Outcome::Reported(_) => {}
         Outcome::RuntimeError(line) => eprintln!("{line}"),
-        Outcome::StepLimit(steps) => {
-            eprintln!(
-                "error: stopped after {steps} steps (--max-steps); the program did not end by itself"
-            )
-        }
+        Outcome::StepLimit(steps) => error(&format!(
+            "stopped after {steps} steps (--max-steps); the program did not end by itself"
+        )),
     }
     ExitCode::from(outcome.exit_status() as u8)
 }

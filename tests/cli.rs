@@ -708,3 +708,31 @@ fn minus_o0_turns_the_optimiser_off() {
     assert_eq!(text(&icp2c(&["run", "-"], prog).stdout), "1\n");
     assert_eq!(icp2c(&["-O2", "-"], prog).status, 2, "only 0 and 1");
 }
+
+/// A file that cannot be read is reported as diagnostics are: in colour
+/// with `--color always`, plain with `--color never` (and into a pipe).
+#[test]
+fn io_errors_are_coloured_as_diagnostics() {
+    let missing = "no/such/prog.icp";
+    let always = icp2c(&["--color", "always", missing], b"");
+    assert_eq!(always.status, 2);
+    let coloured = text(&always.stderr);
+    assert!(coloured.contains("\x1b["), "{coloured:?}");
+    assert!(
+        coloured.contains("cannot read no/such/prog.icp"),
+        "{coloured:?}"
+    );
+    for args in [&["--color", "never", missing][..], &[missing][..]] {
+        let plain = icp2c(args, b"");
+        assert_eq!(plain.status, 2);
+        assert!(
+            text(&plain.stderr).starts_with("error: cannot read no/such/prog.icp: "),
+            "{}",
+            text(&plain.stderr)
+        );
+        assert!(!plain.stderr.contains(&0x1b));
+    }
+    let run = icp2c(&["run", "--color", "always", missing], b"");
+    assert_eq!(run.status, 2);
+    assert!(text(&run.stderr).contains("\x1b["));
+}
