@@ -463,6 +463,65 @@ fn language(path: &Path, lang: Option<LangArg>) -> Language {
     }
 }
 
+/// Checks a program in the language `--lang` names, else in the one
+/// [`language`] guesses. When the guess came from nothing (standard input,
+/// or an extension that names no language) and the program is rejected in
+/// it but accepted in another language, one error says which `--lang` to
+/// use, instead of a diagnostic per line of a program in another language.
+fn check_as(src: &Source, path: &Path, lang: Option<LangArg>) -> Option<Program> {
+    let language = language(path, lang);
+    let guessed = lang.is_none()
+        && (path.as_os_str() == "-"
+            || !path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| Language::from_name(e).is_some()));
+    if guessed && let Err(errors) = driver::check(language, &src.text) {
+        // The other languages, by how well the program reads in them.
+        let mut others: Vec<(usize, Language)> = Language::ALL
+            .iter()
+            .copied()
+            .filter(|&other| other != language)
+            .map(|other| {
+                (
+                    driver::check(other, &src.text).err().map_or(0, |e| e.len()),
+                    other,
+                )
+            })
+            .collect();
+        others.sort_by_key(|&(errors, _)| errors);
+        match others.first() {
+            Some(&(0, other)) => {
+                error(&format!(
+                    "{} is not an {} program, but it reads as a {} program: use --lang {}",
+                    src.name,
+                    language.name(),
+                    other.name(),
+                    other.extension()
+                ));
+                return None;
+            }
+            // Far fewer errors in another language: the program was
+            // written in it, and its own diagnostics are the useful ones.
+            Some(&(n, other)) if errors.len() >= 3 && n * 3 <= errors.len() => {
+                error(&format!(
+                    "{} is not an {} program ({} errors); it looks like a {} program with {n} error{}: use --lang {} to see {}",
+                    src.name,
+                    language.name(),
+                    errors.len(),
+                    other.name(),
+                    if n == 1 { "" } else { "s" },
+                    other.extension(),
+                    if n == 1 { "it" } else { "them" }
+                ));
+                return None;
+            }
+            _ => {}
+        }
+    }
+    check(src, language)
+}
+
 /// Checks a program in its language, printing its warnings, or its errors
 /// and `None`.
 fn check(src: &Source, language: Language) -> Option<Program> {
@@ -562,7 +621,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    let Some(program) = check(&src, language(path, cli.lang)) else {
+    let Some(program) = check_as(&src, path, cli.lang) else {
         return ExitCode::from(REJECTED);
     };
     let program = if cli.no_opt || cli.opt_level == 0 {
@@ -665,7 +724,7 @@ fn run(
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    let Some(program) = check(&src, language(path, lang)) else {
+    let Some(program) = check_as(&src, path, lang) else {
         return ExitCode::from(REJECTED);
     };
     let stdin = io::stdin();

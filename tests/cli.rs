@@ -736,3 +736,42 @@ fn io_errors_are_coloured_as_diagnostics() {
     assert_eq!(run.status, 2);
     assert!(text(&run.stderr).contains("\x1b["));
 }
+
+/// A program on standard input is read as InfChessPro; one in another
+/// language gets one line naming the `--lang` to use, not a diagnostic
+/// per line.
+#[test]
+fn stdin_in_another_language_names_its_lang_once() {
+    let fin = std::fs::read("examples/add.fin").unwrap();
+    let r = icp2c(&["-"], &fin);
+    assert_eq!(r.status, 2);
+    assert_eq!(
+        text(&r.stderr),
+        "error: <stdin> is not an InfChessPro program, but it reads as a Finvara program: use --lang fin\n"
+    );
+    assert!(r.stdout.is_empty());
+    let r = icp2c(&["run", "-", "--input", "/dev/null"], &fin);
+    assert_eq!(r.status, 2);
+    assert_eq!(text(&r.stderr).lines().count(), 1, "{}", text(&r.stderr));
+    // A CHEG program with a mistake: its own errors are the useful ones.
+    let cheg = std::fs::read_to_string("examples/kqk.cheg")
+        .unwrap()
+        .replacen("CONDV", "CONDX", 1);
+    let r = icp2c(&["-"], cheg.as_bytes());
+    assert_eq!(r.status, 2);
+    let err = text(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("looks like a CHEG program with 1 error: use --lang cheg"),
+        "{err}"
+    );
+    // With --lang, or in InfChessPro, the diagnostics are shown as ever.
+    let r = icp2c(&["--lang", "fin", "-"], &fin);
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let r = icp2c(&["-"], b"1. x\n");
+    assert!(
+        text(&r.stderr).contains("<stdin>:1:5"),
+        "{}",
+        text(&r.stderr)
+    );
+}
