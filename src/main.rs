@@ -472,10 +472,10 @@ fn check_as(src: &Source, path: &Path, lang: Option<LangArg>) -> Option<Program>
     let language = language(path, lang);
     let guessed = lang.is_none()
         && (path.as_os_str() == "-"
-            || !path
+            || path
                 .extension()
                 .and_then(|e| e.to_str())
-                .is_some_and(|e| Language::from_name(e).is_some()));
+                .is_none_or(|e| Language::from_name(e).is_none()));
     if guessed && let Err(errors) = driver::check(language, &src.text) {
         // The other languages, by how well the program reads in them.
         let mut others: Vec<(usize, Language)> = Language::ALL
