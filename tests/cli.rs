@@ -775,3 +775,38 @@ fn stdin_in_another_language_names_its_lang_once() {
         text(&r.stderr)
     );
 }
+
+/// Finvara's trace ends with a line saying how the game ended (§5, §5.4):
+/// the player who lost, or the moves running out.
+#[test]
+fn finvara_trace_says_how_the_game_ended() {
+    let last_line = |example: &str, input: &[u8]| {
+        let r = icp2c(&["run", "--trace", example], input);
+        assert_eq!(r.status, 0, "{}", text(&r.stderr));
+        text(&r.stderr)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        last_line("examples/add.fin", b"40 2"),
+        "end: the moves ran out (§5)"
+    );
+    // Black's queen attacks White's only royal piece after Black's move.
+    assert_eq!(
+        last_line("examples/seed_truth_machine.fin", b"1"),
+        "end: White has lost: its royal pieces are all attacked (§5.4)"
+    );
+    // A colour with no royal piece has lost before the first move.
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        b"(k):\n(n 0): (0,0)\n+--+--+\n|kW|nB|\n+--+--+\nTurn 1 W: k a1 -> a1\n",
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).ends_with("end: Black has lost: it has no royal piece (§5.4)\n"),
+        "{}",
+        text(&r.stderr)
+    );
+}

@@ -65,14 +65,27 @@ fn execute(
 ) -> Outcome {
     let mut pc = 0usize;
     let mut steps = 0u64;
+    // The colour of the last move executed, when it was a valid move: its
+    // mover cannot have lost by it (§5.1), which the trace's last line uses.
+    let mut last_valid_mover = None;
     loop {
         // §5.4: checked before every move, and before the first.
         match game.game_over() {
-            Ok(true) => return Outcome::Halted,
+            Ok(true) => {
+                if let Some(w) = watch.as_deref_mut() {
+                    let _ = output.flush();
+                    w.game_over(game, last_valid_mover);
+                }
+                return Outcome::Halted;
+            }
             Ok(false) => {}
             Err(e) => return Outcome::RuntimeError(e.to_string()),
         }
         let Some(m) = program.moves.get(pc) else {
+            if let Some(w) = watch.as_deref_mut() {
+                let _ = output.flush();
+                w.moves_ran_out();
+            }
             return Outcome::Halted;
         };
         if max_steps.is_some_and(|max| steps >= max) {
@@ -102,6 +115,7 @@ fn execute(
                             let _ = output.flush();
                             w.after(game, m, &before, valid, skips);
                         }
+                        last_valid_mover = valid.then_some(m.colour.index());
                         pc += if skips { 2 } else { 1 };
                     }
                     Err(e) => return Outcome::RuntimeError(e.to_string()),
@@ -113,6 +127,7 @@ fn execute(
                 target,
             } => {
                 game.place(m.colour.index(), kind, square);
+                last_valid_mover = None;
                 if let Some(w) = watch.as_deref_mut() {
                     w.after(game, m, &[], true, false);
                 }

@@ -6,7 +6,9 @@
 //!   the next move` when both stacks' tops are non-zero), the pieces it
 //!   took (`takes rB c3`), a piece lost in a hole (`falls into a hole`),
 //!   and both stacks' tops (`stacks W [3 4] B []`, bottom to top, the last
-//!   [`STACK_SHOWN`] numbers);
+//!   [`STACK_SHOWN`] numbers); a last line says how the run ended (`end:
+//!   Black has lost: its royal pieces are all attacked (§5.4)`, `end: the
+//!   moves ran out (§5)`);
 //! - `--board`: the grid as the program draws it (§3: `+--+` rules, `##`
 //!   holes, a symbol and `W` or `B` for a piece; rows named by letters,
 //!   the highest on top; columns numbered below), then both stacks.
@@ -116,6 +118,46 @@ impl<'a> Watch<'a> {
         let _ = writeln!(self.out, "{}  {}", m.text.trim(), parts.join("; "));
         if self.board {
             self.picture(game);
+        }
+    }
+
+    /// The trace's last line when the game is over (§5.4): who lost and
+    /// why. `last_valid_mover` is the colour of the move just made, when it
+    /// was a valid move: its mover leaves no royal piece attacked (§5.1),
+    /// so the other player is the one who lost. Without one (before the
+    /// first move, after a placement or an invalid move), a player with no
+    /// royal piece is named; otherwise the line says that a player lost.
+    pub fn game_over(&mut self, game: &Game<'_>, last_valid_mover: Option<usize>) {
+        if !self.trace {
+            return;
+        }
+        let mut royals = [0usize; 2];
+        for &cell in game.board() {
+            if cell > 0 {
+                let (kind, colour) = (((cell - 1) / 2) as usize, ((cell - 1) % 2) as usize);
+                if self.program.kinds.get(kind).is_some_and(|k| k.royal()) {
+                    royals[colour] += 1;
+                }
+            }
+        }
+        let name = |colour: usize| if colour == 0 { "White" } else { "Black" };
+        let text = match (royals, last_valid_mover) {
+            ([0, 0], _) => "White and Black have lost: neither has a royal piece".to_string(),
+            ([0, _], _) => format!("{} has lost: it has no royal piece", name(0)),
+            ([_, 0], _) => format!("{} has lost: it has no royal piece", name(1)),
+            (_, Some(mover)) => format!(
+                "{} has lost: its royal pieces are all attacked",
+                name(1 - mover)
+            ),
+            (_, None) => "a player has lost: its royal pieces are all attacked".to_string(),
+        };
+        let _ = writeln!(self.out, "end: {text} (§5.4)");
+    }
+
+    /// The trace's last line when the program ran past its last move.
+    pub fn moves_ran_out(&mut self) {
+        if self.trace {
+            let _ = writeln!(self.out, "end: the moves ran out (§5)");
         }
     }
 
