@@ -198,7 +198,7 @@ fn run_page(page: &Path) -> Vec<String> {
                 .arg("300")
                 .arg("bash")
                 .arg("-c")
-                .arg(format!("{command} 2>&1"))
+                .arg(format!("{{ {command}\n}} 2>&1"))
                 .current_dir(&work)
                 .env("PATH", &path)
                 .env("HOME", &home)
