@@ -57,15 +57,19 @@ fn blocks(text: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut lines = text.lines().enumerate();
     while let Some((i, line)) = lines.next() {
-        let Some(info) = line.strip_prefix("```") else {
+        // A fence may be indented (a block inside a list item); its body
+        // loses the same indentation.
+        let indent = line.len() - line.trim_start().len();
+        let Some(info) = line.trim_start().strip_prefix("```") else {
             continue;
         };
         let mut body = Vec::new();
         for (_, line) in lines.by_ref() {
-            if line.starts_with("```") {
+            if line.trim_start().starts_with("```") {
                 break;
             }
-            body.push(line.to_string());
+            let blank = line.len() - line.trim_start().len();
+            body.push(line[blank.min(indent)..].to_string());
         }
         out.push(Block {
             line: i + 1,
