@@ -810,3 +810,27 @@ fn finvara_trace_says_how_the_game_ended() {
         text(&r.stderr)
     );
 }
+
+/// Finvara's trace names a promotion, and says a piece fell into a hole
+/// only when it did (a promoted piece is not a lost one).
+#[test]
+fn finvara_trace_shows_promotions() {
+    let program = "(k):\n(w 0): (1,0|^)->[q]\n(q 4): (1,0)\n(n 0): (0,0)\n\
++--+--+--+--+\n|  |##|kB|nB|\n+--+--+--+--+\n|wW|  |  |  |\n+--+--+--+--+\n|  |  |  |kW|\n+--+--+--+--+\n\
+Turn 1 W: w b1 -> c1 = q\nTurn 1 B: n c4 -> c4\nTurn 2 W: q c1 -> c2\n";
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        program.as_bytes(),
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let trace = text(&r.stderr);
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Turn 1 W: w b1 -> c1 = q  valid; becomes qW; stacks W [] B []"
+    );
+    assert_eq!(
+        lines[2],
+        "Turn 2 W: q c1 -> c2  valid; falls into a hole (§4); stacks W [] B []"
+    );
+}

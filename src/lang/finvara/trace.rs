@@ -4,7 +4,8 @@
 //! - `--trace`: one line per move executed (a move skipped by §5.1 is not
 //!   executed): its source text, then `valid` or `invalid` (with `, skips
 //!   the next move` when both stacks' tops are non-zero), the pieces it
-//!   took (`takes rB c3`), a piece lost in a hole (`falls into a hole`),
+//!   took (`takes rB c3`), a promotion (`becomes qW`), a piece lost in a
+//!   hole (`falls into a hole`),
 //!   and both stacks' tops (`stacks W [3 4] B []`, bottom to top, the last
 //!   [`STACK_SHOWN`] numbers); a last line says how the run ended (`end:
 //!   Black has lost: its royal pieces are all attacked (§5.4)`, `end: the
@@ -75,7 +76,7 @@ impl<'a> Watch<'a> {
         let mut parts = Vec::new();
         let width = self.program.width;
         match m.action {
-            Action::Step { from, .. } => {
+            Action::Step { from, to, .. } => {
                 parts.push(
                     match (valid, skips) {
                         (true, _) => "valid",
@@ -100,8 +101,16 @@ impl<'a> Watch<'a> {
                 if !taken.is_empty() {
                     parts.push(format!("takes {}", taken.join(", ")));
                 }
-                let count = |cells: &[i32]| cells.iter().filter(|&&c| c == mover).count();
-                if valid && mover > 0 && count(now) < count(before) {
+                // A valid move leaves the mover (promoted or not) on its
+                // destination, unless a hole swallowed it on the way.
+                let landed = now
+                    .get(to)
+                    .is_some_and(|&c| c > 0 && mover > 0 && (c - 1) % 2 == (mover - 1) % 2);
+                if valid && landed && now.get(to).is_some_and(|&c| c != mover) {
+                    let promoted = now.get(to).copied().unwrap_or(EMPTY);
+                    parts.push(format!("becomes {}", self.cell(promoted).trim_end()));
+                }
+                if valid && mover > 0 && !landed {
                     parts.push("falls into a hole (§4)".to_string());
                 }
             }
