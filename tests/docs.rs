@@ -373,6 +373,10 @@ fn code_words(text: &str) -> BTreeSet<String> {
     }
     for block in blocks(text) {
         for line in block.body {
+            // A grammar's quoted tokens: `"r!("`, `"`"`.
+            for quoted in line.split('"').skip(1).step_by(2) {
+                out.insert(quoted.to_string());
+            }
             for word in line.split_whitespace() {
                 out.insert(word.to_string());
                 // A grammar's quoted token: `"r!("`.
