@@ -19,7 +19,7 @@ Examples:
   icp2c examples/beer.icp -o beer.c         … or into a file
   cc -std=c99 -O2 beer.c -o beer && ./beer  build and run it
   icp2c --target rust examples/beer.icp -o beer.rs && rustc --edition 2021 -O beer.rs
-  icp2c --target rust --crate -o beer-crate examples/beer.icp && cargo run --manifest-path beer-crate/Cargo.toml
+  icp2c --crate -o beer-crate examples/beer.icp && cargo run --manifest-path beer-crate/Cargo.toml
   icp2c run examples/multiply.icp <<< '7 9'  interpret directly
   icp2c run examples/add.fin <<< '40 2'      … a Finvara program, too
   icp2c --lang fin - < prog.txt > prog.c     Finvara from standard input
@@ -153,15 +153,15 @@ fn render(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print a shell completion script for icp2c.
-    /// Example: icp2c completions bash > ~/.local/share/bash-completion/completions/icp2c
+    /// Print a shell completion script for icp2c. Example:
+    /// mkdir -p ~/.local/share/bash-completion/completions && icp2c completions bash > ~/.local/share/bash-completion/completions/icp2c
     Completions {
         /// The shell.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print icp2c's manual page (roff): every command and option on one page.
-    /// Example: icp2c man > icp2c.1 && man ./icp2c.1
+    /// Example: mkdir -p ~/.local/share/man/man1 && icp2c man > ~/.local/share/man/man1/icp2c.1
     Man,
     /// Interpret a program directly; its input is read from standard input.
     /// Example: icp2c run examples/multiply.icp <<< '7 9'
