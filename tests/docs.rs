@@ -541,3 +541,66 @@ fn the_matcher_and_the_block_reader_work() {
     assert_eq!(steps[0].want, vec!["a b".to_string()]);
     assert_eq!((steps[1].status, steps[1].line), (1, 6));
 }
+
+/// The README's install lines work as written on a fresh home: they make
+/// the folders they write into, and the manual they install documents the
+/// CHEG engine's options.
+#[test]
+fn the_readme_install_lines_work_on_a_fresh_home() {
+    let text = std::fs::read_to_string(support::root().join("README.md")).unwrap();
+    let install = text
+        .split("## Install")
+        .nth(1)
+        .expect("README has an Install section");
+    let block = blocks(install)
+        .into_iter()
+        .find(|b| b.info.first().is_some_and(|k| k == "console"))
+        .expect("an install block");
+    let home = tempfile::tempdir().unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_icp2c")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for step in steps(&block) {
+        let Some(command) = as_run(&step.command) else {
+            continue;
+        };
+        let out = Command::new("bash")
+            .arg("-c")
+            .arg(&command)
+            .current_dir(home.path())
+            .env("HOME", home.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "$ {command}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 2, "only {ran} install lines ran");
+    let completion = home
+        .path()
+        .join(".local/share/bash-completion/completions/icp2c");
+    let manual = home.path().join(".local/share/man/man1/icp2c.1");
+    assert!(std::fs::metadata(&completion).is_ok_and(|m| m.len() > 1000));
+    let page = std::fs::read_to_string(&manual).unwrap();
+    let fen_lines = page.lines().filter(|l| l.contains("fen")).count();
+    assert!(
+        fen_lines >= 2,
+        "the manual names the CHEG options: {fen_lines} lines"
+    );
+    for option in [
+        "\\-\\-fen",
+        "\\-\\-depth",
+        "\\-\\-perft",
+        "\\-\\-no\\-endgame",
+    ] {
+        assert!(page.contains(option), "the manual lacks {option}");
+    }
+}
