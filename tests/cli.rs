@@ -798,6 +798,24 @@ fn finvara_trace_says_how_the_game_ended() {
         last_line("examples/seed_truth_machine.fin", b"1"),
         "end: White has lost: its royal pieces are all attacked (§5.4)"
     );
+    // Before the first move: the white rook attacks the black king.
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        b"(k):\n(r 5): (1,0)*\n+--+--+\n|kB|  |\n+--+--+\n|rW|kW|\n+--+--+\nTurn 1 W: r a1 -> a1\n",
+    );
+    assert_eq!(
+        text(&r.stderr),
+        "end: Black has lost: its royal pieces are all attacked (§5.4)\n"
+    );
+    // Both kings attacked at once.
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        b"(k):\n(r 5): (1,0)*\n+--+--+\n|kB|rB|\n+--+--+\n|rW|kW|\n+--+--+\nTurn 1 W: r a1 -> a1\n",
+    );
+    assert_eq!(
+        text(&r.stderr),
+        "end: White and Black have lost: their royal pieces are all attacked (§5.4)\n"
+    );
     // A colour with no royal piece has lost before the first move.
     let r = icp2c(
         &["run", "--trace", "--lang", "fin", "-"],

@@ -130,35 +130,21 @@ impl<'a> Watch<'a> {
         }
     }
 
-    /// The trace's last line when the game is over (§5.4): who lost and
-    /// why. `last_valid_mover` is the colour of the move just made, when it
-    /// was a valid move: its mover leaves no royal piece attacked (§5.1),
-    /// so the other player is the one who lost. Without one (before the
-    /// first move, after a placement or an invalid move), a player with no
-    /// royal piece is named; otherwise the line says that a player lost.
-    pub fn game_over(&mut self, game: &Game<'_>, last_valid_mover: Option<usize>) {
+    /// The trace's last line when the game is over (§5.4): who lost
+    /// (`losers`, White first, from [`super::interp::losers`]) and why.
+    pub fn game_over(&mut self, losers: [Option<&str>; 2]) {
         if !self.trace {
             return;
         }
-        let mut royals = [0usize; 2];
-        for &cell in game.board() {
-            if cell > 0 {
-                let (kind, colour) = (((cell - 1) / 2) as usize, ((cell - 1) % 2) as usize);
-                if self.program.kinds.get(kind).is_some_and(|k| k.royal()) {
-                    royals[colour] += 1;
-                }
-            }
-        }
-        let name = |colour: usize| if colour == 0 { "White" } else { "Black" };
-        let text = match (royals, last_valid_mover) {
-            ([0, 0], _) => "White and Black have lost: neither has a royal piece".to_string(),
-            ([0, _], _) => format!("{} has lost: it has no royal piece", name(0)),
-            ([_, 0], _) => format!("{} has lost: it has no royal piece", name(1)),
-            (_, Some(mover)) => format!(
-                "{} has lost: its royal pieces are all attacked",
-                name(1 - mover)
+        let text = match losers {
+            [Some(w), Some(b)] if w == b => format!(
+                "White and Black have lost: {}",
+                w.replace("it has", "they have").replace("its", "their")
             ),
-            (_, None) => "a player has lost: its royal pieces are all attacked".to_string(),
+            [Some(w), Some(b)] => format!("White has lost: {w}; Black has lost: {b}"),
+            [Some(w), None] => format!("White has lost: {w}"),
+            [None, Some(b)] => format!("Black has lost: {b}"),
+            [None, None] => "a player has lost".to_string(),
         };
         let _ = writeln!(self.out, "end: {text} (§5.4)");
     }
