@@ -79,13 +79,10 @@ pub fn render(mut command: clap::Command) -> io::Result<Vec<u8>> {
             }
         }
     }
-    let extra = section(&|w| man.render_extra_section(w))?;
-    let extra = String::from_utf8_lossy(&extra).replacen(
-        ".SH EXTRA",
-        ".SH \"EXAMPLES AND EXIT STATUS\"",
-        1,
-    );
-    page.extend(extra.bytes());
+    if let Some(after) = command.get_after_help() {
+        let extra = after_help(&after.to_string());
+        page.extend(section(&|w| extra.to_writer(w))?);
+    }
     page.extend(section(&|w| man.render_version_section(w))?);
     Ok(page)
 }
@@ -99,4 +96,51 @@ fn full_name(sub: &clap::Command) -> String {
 /// The section title of a subcommand: `ICP2C RUN`.
 fn heading(sub: &clap::Command) -> String {
     full_name(sub).to_uppercase()
+}
+
+/// The text after `--help`'s options as sections of the page: a paragraph
+/// that starts with `Title:` becomes the section `TITLE` (its indented
+/// lines, the examples, kept as they are laid out); the other paragraphs
+/// go into `NOTES`.
+fn after_help(text: &str) -> Roff {
+    let mut roff = Roff::new();
+    let mut notes = Vec::new();
+    for paragraph in text.split("\n\n") {
+        let mut lines = paragraph.lines();
+        let first = lines.next().unwrap_or_default();
+        match first.strip_suffix(':').or_else(|| {
+            first
+                .split_once(": ")
+                .map(|(title, _)| title)
+                .filter(|t| t.chars().all(|c| c.is_alphabetic() || c == ' '))
+        }) {
+            Some(title) if !title.contains(',') => {
+                roff.control("SH", [title.to_uppercase().as_str()]);
+                let rest: Vec<&str> = lines.collect();
+                if first.ends_with(':') {
+                    roff.control("nf", []);
+                    for line in rest {
+                        roff.text([roman(line)]);
+                    }
+                    roff.control("fi", []);
+                } else {
+                    let body = first.split_once(": ").map_or("", |(_, b)| b);
+                    let mut all = vec![body];
+                    all.extend(rest);
+                    roff.text([roman(all.join(" "))]);
+                }
+            }
+            _ => notes.push(paragraph.lines().collect::<Vec<_>>().join(" ")),
+        }
+    }
+    if !notes.is_empty() {
+        roff.control("SH", ["NOTES"]);
+        for (i, note) in notes.iter().enumerate() {
+            if i > 0 {
+                roff.control("PP", []);
+            }
+            roff.text([roman(note.as_str())]);
+        }
+    }
+    roff
 }

@@ -575,7 +575,13 @@ fn completions_and_man_page() {
         !page.contains("icp2c\\-"),
         "refers to another page:\n{page}"
     );
-    for heading in ["ICP2C RUN", "ICP2C COMPLETIONS", "ICP2C MAN"] {
+    for heading in [
+        "ICP2C RUN",
+        "ICP2C COMPLETIONS",
+        "ICP2C MAN",
+        "EXAMPLES",
+        "EXIT STATUS",
+    ] {
         assert!(page.contains(heading), "man page lacks {heading}");
     }
     for option in [
