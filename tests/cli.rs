@@ -858,3 +858,29 @@ Turn 1 W: w b1 -> c1 = q\nTurn 1 B: n c4 -> c4\nTurn 2 W: q c1 -> c2\n";
         "Turn 2 W: q c1 -> c2  valid; falls into a hole (§4); stacks W [] B []"
     );
 }
+
+/// Finvara's trace says whether `checks turn` put a piece down (§5.3): on
+/// a square that holds a piece or is a hole it places nothing, and the
+/// trace says so instead of naming the piece already there.
+#[test]
+fn finvara_trace_shows_whether_a_placement_was_made() {
+    let program = "(k):\n(n 0): (0,0)\n|kB|nB|##|\n|nW|  |kW|\n\
+Turn 1 W: n a1 checks turn 2\nTurn 1 B: n b2 -> b2\nTurn 2 W: n a2 checks turn 3\n\
+Turn 2 B: n b2 -> b2\nTurn 3 W: n b3 checks turn 4\nTurn 3 B: n b2 -> b2\nTurn 4 W: n a2 -> a2\n";
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        program.as_bytes(),
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let trace = text(&r.stderr);
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "Turn 1 W: n a1 checks turn 2  a1 holds nW: places nothing; stacks W [] B []",
+            "Turn 2 W: n a2 checks turn 3  places nW on a2; stacks W [] B []",
+            "Turn 3 W: n b3 checks turn 4  b3 is a hole: places nothing; stacks W [] B []",
+        ],
+        "{trace}"
+    );
+}

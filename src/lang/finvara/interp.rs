@@ -122,9 +122,10 @@ fn execute(
                 square,
                 target,
             } => {
+                let before = watch.as_ref().map(|_| game.board().to_vec());
                 game.place(m.colour.index(), kind, square);
-                if let Some(w) = watch.as_deref_mut() {
-                    w.after(game, m, &[], true, false);
+                if let (Some(w), Some(before)) = (watch.as_deref_mut(), before) {
+                    w.after(game, m, &before, true, false);
                 }
                 pc = target;
             }

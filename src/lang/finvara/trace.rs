@@ -114,13 +114,21 @@ impl<'a> Watch<'a> {
                     parts.push("falls into a hole (§4)".to_string());
                 }
             }
+            // §5.3: a piece is put only on an empty square; the jump is
+            // made either way.
             Action::Place { square, .. } => {
-                let placed = game.board().get(square).copied().unwrap_or(EMPTY);
-                parts.push(format!(
-                    "places {} on {}",
-                    self.cell(placed).trim_end(),
-                    square_name(square, width)
-                ));
+                let name = square_name(square, width);
+                match before.get(square).copied().unwrap_or(EMPTY) {
+                    EMPTY => {
+                        let placed = game.board().get(square).copied().unwrap_or(EMPTY);
+                        parts.push(format!("places {} on {name}", self.cell(placed).trim_end()));
+                    }
+                    HOLE => parts.push(format!("{name} is a hole: places nothing")),
+                    held => parts.push(format!(
+                        "{name} holds {}: places nothing",
+                        self.cell(held).trim_end()
+                    )),
+                }
             }
         }
         parts.push(format!("stacks {}", stacks(game)));
