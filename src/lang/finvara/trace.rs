@@ -7,7 +7,9 @@
 //!   took (`takes rB c3`), a promotion (`becomes qW`), a piece lost in a
 //!   hole (`falls into a hole`),
 //!   and both stacks' tops (`stacks W [3 4] B []`, bottom to top, the last
-//!   [`STACK_SHOWN`] numbers); a last line says how the run ended (`end:
+//!   [`STACK_SHOWN`] numbers); a `checks turn` says whether it put a piece
+//!   down (`places pW on b2`, `b5 holds nW: places nothing`, `b3 is a
+//!   hole: places nothing`); a last line says how the run ended (`end:
 //!   Black has lost: its royal pieces are all attacked (§5.4)`, `end: the
 //!   moves ran out (§5)`);
 //! - `--board`: the grid as the program draws it (§3: `+--+` rules, `##`
