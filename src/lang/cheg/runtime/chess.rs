@@ -1625,7 +1625,7 @@ impl Position {
     /// True when `mv` is a capture or a pawn move: a move after which no
     /// earlier position of the game can come back (§7.5).
     pub fn is_irreversible(&self, mv: Move) -> bool {
-        self.is_capture(mv) || self.at(to88(mv.from)) & 7 == PAWN
+        self.is_capture(mv) || (mv.from < 64 && self.at(to88(mv.from)) & 7 == PAWN)
     }
 }
 

@@ -338,7 +338,7 @@ pub fn main(
     let (position, history) = match game {
         Ok(game) => game,
         Err(message) => {
-            let _ = writeln!(errors, "error: {message}");
+            let _ = writeln!(errors, "error: {}", printable(&message));
             let _ = errors.flush();
             return 2;
         }
