@@ -550,6 +550,9 @@ fn answers_as_the_interpreter(exe: &std::path::Path, program: &Program, name: &s
     }
 }
 
+/// The KQK start of the history queries.
+const KQK_START: &str = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
+
 /// The queries every generated engine must answer as the interpreter does:
 /// the examples' answers, perft, `--no-endgame`, and each kind of
 /// command-line mistake (§7.4).
@@ -584,6 +587,18 @@ fn engine_queries(name: &str) -> Vec<Vec<String>> {
             "--perft",
             "2",
         ]),
+   
+        // The game history (§7.5): moves, their errors, perft after them.
+        owned(&["--fen", KQK_START, "--moves", "e1f1 e5e4 f1e1 e4e5", "--depth", "2"]),
+        owned(&["--fen", KQK_START, "--moves", "e1f1  e5e4\te4e4", "--depth", "2"]),
+        owned(&["--fen", KQK_START, "--moves", "e1f1 e5e4 \u{1b}", "--perft", "1"]),
+        owned(&["--fen", KQK_START, "--moves", "", "--perft", "2"]),
+        owned(&["--fen", KQK_START, "--moves", "d1d8 e5e4", "--perft", "2"]),
+        owned(&["--fen", KQK_START, "--moves", "e1f1", "--moves", "e5e4"]),
+        owned(&["--fen", KQK_START, "--moves"]),
+        owned(&["--moves", "e1f1"]),
+        owned(&["--help"]),
+        owned(&["--fen", KQK_START, "-h"]),
     ]);
     queries
 }
