@@ -200,7 +200,12 @@ enum Command {
         /// in one argument; the positions they pass through are the game's
         /// history (a draw where the search meets them again, CHEG §7.5).
         /// Example: --moves "e1f1 e5e4"
-        #[arg(long, value_name = "MOVES", help_heading = "CHEG engine", allow_hyphen_values = true)]
+        #[arg(
+            long,
+            value_name = "MOVES",
+            help_heading = "CHEG engine",
+            allow_hyphen_values = true
+        )]
         moves: Option<String>,
 
         /// CHEG: search depth in plies, 1-20 (default 4).

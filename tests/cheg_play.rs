@@ -63,8 +63,7 @@ fn engines() -> &'static [(&'static str, Vec<String>)] {
         std::fs::create_dir_all(&dir).unwrap();
         let krk = program("krk");
         let c = support::build_c(&krk.emit_c("krk.cheg"), &dir, "krk", &[]).unwrap();
-        let rust =
-            support::build_rust_at(&krk.emit_rust("krk.cheg"), &dir, "krk", 2).unwrap();
+        let rust = support::build_rust_at(&krk.emit_rust("krk.cheg"), &dir, "krk", 2).unwrap();
         let text = |p: &Path| p.display().to_string();
         vec![
             (
@@ -151,7 +150,9 @@ impl Live {
                         return Some(line);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => return None,
+                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                    return None;
+                }
             }
         }
     }
@@ -277,7 +278,15 @@ fn depth_and_node_limits_print_the_same_everywhere() {
     );
     for line in want.lines().filter(|l| l.starts_with("info depth")) {
         assert!(line.contains(" pv "), "{line}");
-        let nodes: u64 = line.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let nodes: u64 = line
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert!(nodes > 0, "{line}");
     }
     for (what, command) in engines() {
@@ -295,7 +304,15 @@ fn a_node_limit_is_never_exceeded() {
         let (_, out, _) = interpret("krk", &[], input.as_bytes());
         assert!(out.contains("bestmove "), "{out}");
         for line in out.lines().filter(|l| l.starts_with("info depth")) {
-            let nodes: u64 = line.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+            let nodes: u64 = line
+                .split(" nodes ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
             assert!(nodes <= limit, "{limit}: {line}");
         }
     }
@@ -304,8 +321,19 @@ fn a_node_limit_is_never_exceeded() {
 /// The last `info` line's depth, score and first move, the `bestmove`, and
 /// the nodes of the whole search.
 fn answer(out: &str) -> (String, u64) {
-    let info = out.lines().filter(|l| l.starts_with("info depth")).last().unwrap();
-    let nodes = info.split(" nodes ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    let info = out
+        .lines()
+        .rfind(|l| l.starts_with("info depth"))
+        .unwrap();
+    let nodes = info
+        .split(" nodes ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     let score = info.split(" nodes ").next().unwrap().to_string();
     let best = out.lines().last().unwrap().to_string();
     (format!("{score} / {best}"), nodes)
@@ -333,11 +361,15 @@ fn the_table_changes_no_answer_and_saves_nodes() {
         let (with_answer, with_nodes) = answer(&with);
         let (without_answer, without_nodes) = answer(&without);
         assert_eq!(with_answer, without_answer, "{name} {fen}");
-        assert!(with_nodes <= without_nodes, "{name} {fen}: {with_nodes} > {without_nodes}");
+        assert!(
+            with_nodes <= without_nodes,
+            "{name} {fen}: {with_nodes} > {without_nodes}"
+        );
         with_total += with_nodes;
         without_total += without_nodes;
         // And the --fen answer, the plain §7.3 value, is the same.
-        let (_, fen_answer, _) = interpret(name, &["--fen", fen, "--depth", &depth.to_string()], b"");
+        let (_, fen_answer, _) =
+            interpret(name, &["--fen", fen, "--depth", &depth.to_string()], b"");
         let best = with.lines().last().unwrap();
         assert!(fen_answer.starts_with(best), "{fen_answer} / {best}");
     }
@@ -354,14 +386,16 @@ fn a_move_that_repeats_the_game_is_avoided() {
     // g8-h6-g8, Bf1 would repeat a position of the game (a draw, §7.5):
     // the engine keeps its advantage with another move.
     let fresh = "position startpos moves e2e4 b8a6 f1a6 c7c5\ngo depth 3\n";
-    let again =
-        "position startpos moves e2e4 b8a6 f1a6 c7c5 a6f1 g8h6 f1a6 h6g8\ngo depth 3\n";
+    let again = "position startpos moves e2e4 b8a6 f1a6 c7c5 a6f1 g8h6 f1a6 h6g8\ngo depth 3\n";
     let (_, out, _) = interpret("krk", &[], fresh.as_bytes());
     assert!(out.ends_with("bestmove a6f1\n"), "{out}");
     assert!(out.contains("info depth 3 score cp 300 "), "{out}");
     let (_, out, _) = interpret("krk", &[], again.as_bytes());
     let best = out.lines().last().unwrap();
-    assert!(best.starts_with("bestmove ") && best != "bestmove a6f1", "{out}");
+    assert!(
+        best.starts_with("bestmove ") && best != "bestmove a6f1",
+        "{out}"
+    );
     assert!(out.contains("info depth 3 score cp 300 "), "{out}");
     // The same position without the game: the plain answer.
     let (_, out, _) = interpret(
@@ -514,13 +548,18 @@ fn long_lines_and_arguments_are_refused_briefly() {
     let mut input = vec![b'x'; 1 << 20];
     input.push(b'\n');
     let out = interpret("krk", &[], &input).1;
-    assert!(out.starts_with("info string error: unknown command 'xxx"), "{}", &out[..60]);
+    assert!(
+        out.starts_with("info string error: unknown command 'xxx"),
+        "{}",
+        &out[..60]
+    );
     // An argument that long is a usage error, not echoed.
     let arg = "x".repeat((1 << 20) + 1);
     let (status, out, err) = interpret("krk", &["--fen", &arg], b"");
     assert_eq!((status, out.as_str()), (2, ""));
     assert!(
-        err.starts_with("error: argument 2 is longer than 1048576 bytes\nusage: ") && err.len() < 300,
+        err.starts_with("error: argument 2 is longer than 1048576 bytes\nusage: ")
+            && err.len() < 300,
         "{err}"
     );
 }
@@ -530,8 +569,14 @@ fn an_engine_prints_its_help() {
     for (what, command) in engines().iter().skip(1) {
         let (status, out, err) = run(command, &["--help"], b"");
         assert_eq!((status, err.as_str()), (0, ""), "{what}");
-        assert!(out.starts_with("krk (icp2c CHEG engine)\nusage: ENGINE [--fen FEN [--moves MOVES]"), "{what}: {out}");
-        assert!(out.contains("\n  --moves MOVES  first play these moves"), "{what}: {out}");
+        assert!(
+            out.starts_with("krk (icp2c CHEG engine)\nusage: ENGINE [--fen FEN [--moves MOVES]"),
+            "{what}: {out}"
+        );
+        assert!(
+            out.contains("\n  --moves MOVES  first play these moves"),
+            "{what}: {out}"
+        );
         assert_eq!(run(command, &["-h"], b"").1, out, "{what}");
     }
     let (status, out, _) = interpret("krk", &["--help"], b"");
@@ -542,7 +587,10 @@ fn an_engine_prints_its_help() {
 #[test]
 fn the_engine_is_named_after_its_program() {
     let (_, out, _) = interpret("kqk", &[], b"uci\n");
-    assert!(out.starts_with("id name kqk (icp2c CHEG engine)\n"), "{out}");
+    assert!(
+        out.starts_with("id name kqk (icp2c CHEG engine)\n"),
+        "{out}"
+    );
     assert_eq!(icp2c::lang::cheg::engine_name("<stdin>"), "<stdin>");
     assert_eq!(icp2c::lang::cheg::engine_name("a/b/krk.cheg"), "krk");
     assert_eq!(icp2c::lang::cheg::engine_name("bad\nname.cheg"), "bad?name");
@@ -555,7 +603,12 @@ fn the_engine_is_named_after_its_program() {
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(source.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("const ICP_NAME: &str = \"<stdin>\";"),

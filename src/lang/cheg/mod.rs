@@ -24,10 +24,10 @@ pub mod runtime {
 }
 
 use super::{Lang, RunOptions, UsageError};
-use runtime::uci;
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
+use runtime::uci;
 use std::io::{BufRead, Write};
 
 /// A program that passed every check, with the warnings found on the way

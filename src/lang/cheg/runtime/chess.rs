@@ -348,7 +348,11 @@ const fn zobrist_table() -> [u64; ZOBRIST_SIZE] {
     let mut table = [0u64; ZOBRIST_SIZE];
     let mut i = 0;
     while i < ZOBRIST_SIZE {
-        table[i] = mix64(ZOBRIST_SEED.wrapping_mul(0x1_0000_0000).wrapping_add(i as u64));
+        table[i] = mix64(
+            ZOBRIST_SEED
+                .wrapping_mul(0x1_0000_0000)
+                .wrapping_add(i as u64),
+        );
         i += 1;
     }
     table
@@ -1570,7 +1574,8 @@ impl Position {
     /// the en-passant square when there is one. The move counters are not
     /// in it: no value depends on them.
     pub fn key(&self) -> u64 {
-        let mut key = self.placement_key ^ zobrist(ZOBRIST_CASTLING + usize::from(self.castling & 15));
+        let castling = zobrist(ZOBRIST_CASTLING + usize::from(self.castling & 15));
+        let mut key = self.placement_key ^ castling;
         if self.side == Colour::Black {
             key ^= zobrist(ZOBRIST_SIDE);
         }

@@ -28,7 +28,7 @@
 // chains, so nested `if let`s stay nested.
 #![allow(clippy::collapsible_if)]
 
-use super::chess::{Colour, Kind, Move, Piece, Position, Square, mix64};
+use super::chess::{Colour, Kind, Move, Piece, Position, Square};
 use std::io::Write;
 
 /// Statements one invocation may execute (§5.2, §11.16).
@@ -1760,7 +1760,6 @@ fn run_invocation(
     }
 }
 
-
 // ------------------------------------------------------------ the search
 
 /// How many nodes and program statements a search runs between two
@@ -2055,8 +2054,17 @@ impl Table {
     }
 
     /// Stores a node's value (a node out of the packed ranges is not kept).
-    fn store(&mut self, key: u64, plies: i64, depth: i64, value: i64, bound: u64, mv: Option<Move>) {
-        if self.slots.is_empty() || !(-1..=253).contains(&plies) || !(0..=255).contains(&depth) {
+    fn store(
+        &mut self,
+        key: u64,
+        plies: i64,
+        depth: i64,
+        value: i64,
+        bound: u64,
+        mv: Option<Move>,
+    ) {
+        let packable = (-1..=253).contains(&plies) && (0..=255).contains(&depth);
+        if self.slots.is_empty() || !packable {
             return;
         }
         let info = encode_move(mv)
@@ -2065,7 +2073,8 @@ impl Table {
             | bound << 32
             | self.generation << 40;
         let base = self.bucket(key);
-        let (Some(first), Some(second)) = (self.slots.get(base), self.slots.get(base + 1)) else {
+        let pair = (self.slots.get(base), self.slots.get(base + 1));
+        let (Some(first), Some(second)) = pair else {
             return;
         };
         let same = |slot: &[u64; 3]| slot[0] == key && self.current(slot);
@@ -2105,7 +2114,7 @@ pub fn value_key(value: &Value) -> u64 {
         colour | (p.kind as u64 + 1) << 1 | u64::from(p.square & 63) << 4
     };
     let mut h: u64 = 0x0c4e_6197_3000_0000;
-    let mut fold = |x: u64| h = mix64(h ^ x);
+    let mut fold = |x: u64| h = mix(h ^ x);
     let mut stack = vec![Visit::Value(value)];
     while let Some(visit) = stack.pop() {
         match visit {
@@ -2149,13 +2158,13 @@ pub fn value_key(value: &Value) -> u64 {
 /// A plan's part of the node keys: its side (0 White, 1 Black), its tag's
 /// statement and its value.
 fn plan_key(side: usize, tag: usize, value: &Value) -> u64 {
-    mix64(value_key(value) ^ mix64((tag as u64) << 1 | (side as u64 & 1)))
+    mix(value_key(value) ^ mix((tag as u64) << 1 | (side as u64 & 1)))
 }
 
 /// The key of a quiescence node at `depth` (no plies, no plans: the
 /// program is not consulted there).
 fn quiescence_key(position: &Position, depth: i64) -> u64 {
-    position.key() ^ mix64(1 << 32 | (depth as u64 & 0xffff_ffff))
+    position.key() ^ mix(1 << 32 | (depth as u64 & 0xffff_ffff))
 }
 
 /// The worth rank of a piece kind for move ordering: pawn 1 … king 6.
@@ -2173,7 +2182,12 @@ fn kind_rank(kind: Kind) -> u32 {
 /// A move's place in the search order (greater first): the table's move;
 /// captures, most valuable victim first, then least valuable attacker;
 /// queen promotions; the killer moves; the rest.
-fn move_score(position: &Position, mv: Move, hint: Option<Move>, killers: [Option<Move>; 2]) -> u32 {
+fn move_score(
+    position: &Position,
+    mv: Move,
+    hint: Option<Move>,
+    killers: [Option<Move>; 2],
+) -> u32 {
     if Some(mv) == hint {
         return 0x10000;
     }
@@ -2199,7 +2213,12 @@ fn move_score(position: &Position, mv: Move, hint: Option<Move>, killers: [Optio
 /// Sorts `moves` by [`move_score`], greater first, a tie keeping the
 /// generation order (a stable sort: the C runtime's insertion sort gives
 /// the same order).
-fn order_moves(position: &Position, moves: &mut Vec<Move>, hint: Option<Move>, killers: [Option<Move>; 2]) {
+fn order_moves(
+    position: &Position,
+    moves: &mut Vec<Move>,
+    hint: Option<Move>,
+    killers: [Option<Move>; 2],
+) {
     let mut scored: Vec<(u32, Move)> = moves
         .iter()
         .map(|&mv| (move_score(position, mv, hint, killers), mv))
@@ -2207,6 +2226,11 @@ fn order_moves(position: &Position, moves: &mut Vec<Move>, hint: Option<Move>, k
     scored.sort_by_key(|entry| std::cmp::Reverse(entry.0));
     moves.clear();
     moves.extend(scored.into_iter().map(|entry| entry.1));
+}
+
+/// The generator of the node keys ([`super::chess::mix64`]).
+fn mix(x: u64) -> u64 {
+    super::chess::mix64(x)
 }
 
 /// The signal that unwinds a stopped search: not an error of the program
@@ -2249,7 +2273,7 @@ impl Search<'_> {
 
     fn node_key(&self, position: &Position, plies: i64, depth: i64, plans: &Plans) -> u64 {
         let mut key = position.key()
-            ^ mix64(((plies + 2) as u64) << 32 | (depth as u64 & 0xffff_ffff))
+            ^ mix(((plies + 2) as u64) << 32 | (depth as u64 & 0xffff_ffff))
             ^ self.endgame_key;
         for (_, _, plan) in plans.iter().flatten() {
             key ^= *plan;
@@ -2344,8 +2368,10 @@ impl Search<'_> {
         let hint = entry.and_then(|e| e.mv);
         let alpha0 = alpha;
         if plies == 0 {
-            let (v, mv) = self.quiescence_moves(position, depth, &moves, hint, alpha, beta)?;
-            self.table.store(key, plies, depth, v, bound(v, alpha0, beta), mv);
+            let q = self.quiescence_moves(position, depth, &moves, hint, alpha, beta)?;
+            let (v, mv) = q;
+            self.table
+                .store(key, plies, depth, v, bound(v, alpha0, beta), mv);
             return Ok(v);
         }
         order_moves(position, &mut moves, hint, self.killers_at(depth));
@@ -2378,8 +2404,14 @@ impl Search<'_> {
                 break;
             }
         }
-        self.table
-            .store(key, plies, depth, best, bound(best, alpha0, beta), best_move);
+        self.table.store(
+            key,
+            plies,
+            depth,
+            best,
+            bound(best, alpha0, beta),
+            best_move,
+        );
         Ok(best)
     }
 
@@ -2425,7 +2457,8 @@ impl Search<'_> {
         }
         let hint = entry.and_then(|e| e.mv);
         let (v, mv) = self.quiescence_moves(position, depth, &moves, hint, alpha, beta)?;
-        self.table.store(key, -1, depth, v, bound(v, alpha, beta), mv);
+        self.table
+            .store(key, -1, depth, v, bound(v, alpha, beta), mv);
         Ok(v)
     }
 
@@ -2593,7 +2626,7 @@ pub fn search(
         table,
         history,
         endgame_key: if program.is_some() {
-            mix64(0x0e96_a3e5)
+            mix(0x0e96_a3e5)
         } else {
             0
         },

@@ -365,7 +365,9 @@ pub fn main(
     );
     match result {
         Ok(answer) => {
-            let best = answer.best.map_or_else(|| "0000".to_string(), |m| m.to_uci());
+            let best = answer
+                .best
+                .map_or_else(|| "0000".to_string(), |m| m.to_uci());
             let _ = writeln!(output, "bestmove {best} score {}", answer.score);
             let _ = output.flush();
             0
@@ -564,13 +566,13 @@ impl Go {
                 "ponder" => go.ponder = true,
                 "depth" => {
                     i += 1;
-                    let n = parse_number(value, 1, 20);
-                    go.depth = Some(n.ok_or_else(|| format!("go depth '{value}': expected 1 to 20"))?);
+                    let bad = || format!("go depth '{value}': expected 1 to 20");
+                    go.depth = Some(parse_number(value, 1, 20).ok_or_else(bad)?);
                 }
                 "perft" => {
                     i += 1;
-                    let n = parse_number(value, 0, MAX_PERFT);
-                    go.perft = Some(n.ok_or_else(|| perft_range(&format!("go perft '{value}'")))?);
+                    let bad = || perft_range(&format!("go perft '{value}'"));
+                    go.perft = Some(parse_number(value, 0, MAX_PERFT).ok_or_else(bad)?);
                 }
                 "nodes" | "movestogo" | "mate" => {
                     i += 1;
@@ -584,8 +586,8 @@ impl Go {
                 }
                 "movetime" | "wtime" | "btime" | "winc" | "binc" => {
                     i += 1;
-                    let n = parse_millis(value)
-                        .ok_or_else(|| format!("go {word} '{value}': expected milliseconds"))?;
+                    let bad = || format!("go {word} '{value}': expected milliseconds");
+                    let n = parse_millis(value).ok_or_else(bad)?;
                     let slot = match word {
                         "movetime" => &mut go.movetime,
                         "wtime" => &mut go.wtime,
@@ -817,8 +819,8 @@ impl<'a> Engine<'a> {
             self.endgame = check("Endgame")?;
         } else if name.eq_ignore_ascii_case("hash") {
             // 0, below the declared minimum, searches without a table.
-            let hash = parse_number(value, 0, MAX_HASH);
-            self.hash = hash.ok_or_else(|| format!("Hash {value}: expected 1 to {MAX_HASH}"))?;
+            let bad = || format!("Hash {value}: expected 1 to {MAX_HASH}");
+            self.hash = parse_number(value, 0, MAX_HASH).ok_or_else(bad)?;
             self.table = None;
         } else if name.eq_ignore_ascii_case("threads") {
             if parse_number(value, 1, 1).is_none() {
@@ -931,7 +933,9 @@ impl<'a> Engine<'a> {
                 if watcher.infinite || watcher.pondering {
                     watcher.wait_for_stop();
                 }
-                let best = answer.best.map_or_else(|| "0000".to_string(), |m| m.to_uci());
+                let best = answer
+                    .best
+                    .map_or_else(|| "0000".to_string(), |m| m.to_uci());
                 let _ = writeln!(watcher.output, "bestmove {best}");
                 watcher.quit
             }
