@@ -17,12 +17,15 @@
 //! the search (§7.3).
 //!
 //! # The search
-//! [`search_root`] computes exactly the value of §7.3 by plain minimax with
-//! quiescence: every move of every node is searched, in §7.2 order, and
-//! the root keeps the first move with the greatest value (a later move
-//! replaces it only with a strictly greater value). Nothing is pruned, so
-//! every runtime error and `BREAK` of the plain definition happens
-//! (§11.23).
+//! [`search`] computes the value of §7.3 (with §7.5's history draws) at
+//! depth 1, 2, … (iterative deepening) by fail-soft alpha-beta with
+//! quiescence, a transposition table ([`Table`]) and move ordering; the
+//! root keeps the first move in §7.2 order with the greatest value, so
+//! every answer is the plain definition's. Pruning skips nodes the plain
+//! definition visits, so runtime errors and `BREAK` lines may come from
+//! other nodes (§11.23). A [`Watch`] hears of every completed depth and is
+//! asked every [`POLL_INTERVAL`] nodes and statements whether to stop
+//! (`stop`, the clock, §7.5).
 
 // Generated Rust embeds this file and builds with edition 2021: no let
 // chains, so nested `if let`s stay nested.
