@@ -62,7 +62,13 @@ fn engines() -> &'static [(&'static str, Vec<String>)] {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cheg-play");
         std::fs::create_dir_all(&dir).unwrap();
         let krk = program("krk");
-        let c = support::build_c(&krk.emit_c("krk.cheg"), &dir, "krk", &[]).unwrap();
+        // With ASan and UBSan under tests/sanitize.sh (ICP2C_SANITIZE=1).
+        let sanitize: &[&str] = if support::batch::sanitizing() {
+            &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+        } else {
+            &[]
+        };
+        let c = support::build_c(&krk.emit_c("krk.cheg"), &dir, "krk", sanitize).unwrap();
         let rust = support::build_rust_at(&krk.emit_rust("krk.cheg"), &dir, "krk", 2).unwrap();
         let text = |p: &Path| p.display().to_string();
         vec![
