@@ -327,10 +327,7 @@ fn a_node_limit_is_never_exceeded() {
 /// The last `info` line's depth, score and first move, the `bestmove`, and
 /// the nodes of the whole search.
 fn answer(out: &str) -> (String, u64) {
-    let info = out
-        .lines()
-        .rfind(|l| l.starts_with("info depth"))
-        .unwrap();
+    let info = out.lines().rfind(|l| l.starts_with("info depth")).unwrap();
     let nodes = info
         .split(" nodes ")
         .nth(1)
