@@ -680,3 +680,62 @@ fn python_chess_drives_every_engine() {
         eprintln!("{what}:\n{}", String::from_utf8_lossy(&out.stdout));
     }
 }
+
+/// §11.23 with iterative deepening: a program that reads `PLIES` fails at
+/// a node that only the depth-3 search visits (the lone king to move with
+/// 2 plies left). A `--fen` query is one depth-4 search, and `go depth 4`
+/// goes straight on to depth 4 after the error, so both answer as the
+/// plain §7.3 search at depth 4 does; a search limited by nodes reports
+/// the error it met. The same in the interpreter, C and Rust.
+#[test]
+fn an_error_of_a_shallower_depth_is_not_the_answer_of_go_depth() {
+    const SOURCE: &str =
+        "ENTRY K,Q\n      JUMP= PLIES,\"2,BAD\n      LEAVE\nBAD:  DIV A,\"1,\"0\nEND\n";
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cheg-plies");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("plies.cheg");
+    std::fs::write(&source, SOURCE).unwrap();
+    let plies = driver::check(Language::Cheg, SOURCE).unwrap().program;
+    let c = support::build_c(&plies.emit_c("plies.cheg"), &dir, "plies", &[]).unwrap();
+    let rust = support::build_rust_at(&plies.emit_rust("plies.cheg"), &dir, "plies", 2).unwrap();
+    let text = |p: &Path| p.display().to_string();
+    let commands = [
+        vec![
+            env!("CARGO_BIN_EXE_icp2c").to_string(),
+            "run".to_string(),
+            text(&source),
+        ],
+        vec![text(&c)],
+        vec![text(&rust)],
+    ];
+    let position = format!("position fen {KQK}\n");
+    for command in &commands {
+        let fen = run(command, &["--fen", KQK, "--depth", "4"], b"");
+        assert_eq!(
+            fen,
+            (0, "bestmove e1f1 score 1152\n".to_string(), String::new()),
+            "{command:?}"
+        );
+        let (status, out, _) = run(command, &[], format!("{position}go depth 4\n").as_bytes());
+        assert_eq!(status, 0);
+        assert!(!out.contains("error"), "{command:?}: {out}");
+        assert!(
+            out.contains("info depth 4 ") && out.ends_with("bestmove e1f1\n"),
+            "{command:?}: {out}"
+        );
+        let (_, out, err) = run(
+            command,
+            &[],
+            format!("{position}go nodes 100000\n").as_bytes(),
+        );
+        assert!(
+            out.contains("info string error: 4: division by zero"),
+            "{command:?}: {out}"
+        );
+        assert!(out.ends_with("bestmove 0000\n"), "{command:?}: {out}");
+        assert!(
+            err.contains("error: 4: division by zero"),
+            "{command:?}: {err}"
+        );
+    }
+}

@@ -2833,12 +2833,15 @@ static int64_t icp_exact(icp_search *search, const icp_position *position, int64
     return icp_value_of(search, position, plies, depth, plans, INT64_MIN + 1, INT64_MAX);
 }
 
-/* What a search sets out to do (§7.5): depths 1 ... depth, and no node
- * beyond nodes (has_nodes). */
+/* What a search sets out to do (§7.5, engine.rs Limits): depths from ...
+ * depth, no node beyond nodes (has_nodes); exact: an error met before
+ * depth goes straight on to depth. */
 typedef struct {
     unsigned depth;
+    unsigned from;
     int has_nodes;
     uint64_t nodes;
+    int exact;
 } icp_limits;
 
 /* The result of a search (§7.3, §7.5), engine.rs SearchResult. */
@@ -2870,6 +2873,7 @@ typedef struct {
     int64_t partial_value;
     int line_len;
     icp_move line[ICP_MAX_PLY];
+    unsigned depth; /* the depth being searched */
 } icp_deepening;
 
 /* One depth from the root (engine.rs root): 1 with the best move in
@@ -2950,11 +2954,12 @@ static void icp_root(icp_deepening *d, unsigned depth)
 
 /* Iterative deepening (engine.rs search), below the longjmp target of
  * icp_search_run. */
-static void icp_deepen(icp_deepening *d, unsigned max_depth)
+static void icp_deepen(icp_deepening *d, unsigned from, unsigned max_depth)
 {
     unsigned depth;
-    for (depth = 1; depth <= max_depth; depth++) {
+    for (depth = from; depth <= max_depth; depth++) {
         icp_report report;
+        d->depth = depth;
         icp_root(d, depth);
         d->has_done = 1;
         d->done_depth = depth;
@@ -2983,6 +2988,7 @@ ICP_COLD ICP_UNUSED static int icp_search_run(const icp_position *position, icp_
     jmp_buf *volatile outer = icp_error_jump;
     icp_deepening *d;
     unsigned max_depth = limits.depth < 1 ? 1 : limits.depth > ICP_MAX_DEPTH ? ICP_MAX_DEPTH : limits.depth;
+    volatile unsigned from = limits.from < 1 ? 1 : limits.from > max_depth ? max_depth : limits.from;
     int code, stopped = 0;
     memset(out, 0, sizeof *out);
     d = calloc(1, sizeof *d);
@@ -3006,6 +3012,13 @@ ICP_COLD ICP_UNUSED static int icp_search_run(const icp_position *position, icp_
     d->search.endgame_key = program ? icp_mix64(UINT64_C(0x0e96a3e5)) : 0;
     icp_error_jump = &here;
     code = setjmp(here);
+    if (code == 1 && limits.exact && d->depth < max_depth) {
+        /* An error before the last depth is not the answer's (engine.rs
+         * Limits::exact): straight on to the last depth. */
+        icp_release_all();
+        from = max_depth;
+        code = 0;
+    }
     if (code == 1) {
         icp_error_jump = outer;
         icp_release_all();
@@ -3016,7 +3029,7 @@ ICP_COLD ICP_UNUSED static int icp_search_run(const icp_position *position, icp_
         icp_release_all();
         stopped = 1;
     } else {
-        icp_deepen(d, max_depth);
+        icp_deepen(d, from, max_depth);
     }
     icp_error_jump = outer;
     out->nodes = d->search.nodes;

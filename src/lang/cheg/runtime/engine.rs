@@ -1780,10 +1780,21 @@ const MAX_PLY: usize = 64;
 /// What ends a search besides its watch (§7.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Depths 1, 2, … up to this one are searched (1–20).
+    /// Depths `from`, `from` + 1, … up to this one are searched (1–20).
     pub depth: u32,
+    /// The first depth searched: 1 for iterative deepening (UCI `go`),
+    /// `depth` for the one §7.3 search of a `--fen` query (§7.4).
+    pub from: u32,
     /// `go nodes N`: the search stops before visiting more nodes.
     pub nodes: Option<u64>,
+    /// The answer must be depth `depth`'s (§7.5 `go depth N`, a bare `go`,
+    /// a `--fen` query): a runtime error met at a shallower depth is not
+    /// the answer's (§11.23: errors belong to the plain §7.3 search at
+    /// `depth`, and a program that reads `PLIES` may fail at a depth that
+    /// search never visits), so the search goes straight on to `depth`.
+    /// Otherwise (a search limited by time or nodes) such an error ends
+    /// the search.
+    pub exact: bool,
 }
 
 /// One completed depth of a search (§7.5: one UCI `info` line).
@@ -2587,8 +2598,8 @@ impl Search<'_> {
     }
 }
 
-/// Searches `position` (§7.3, §7.5) by iterative deepening: depth 1, 2, …
-/// up to `limits.depth`, each a complete §7.3 search at that depth with
+/// Searches `position` (§7.3, §7.5) by iterative deepening: depth
+/// `limits.from`, then one more each time, up to `limits.depth`, each a complete §7.3 search at that depth with
 /// the history's draws, reported to `watch` when it completes, until a
 /// limit or the watch stops it. The answer is the deepest completed
 /// depth's best move and score; stopped before depth 1 completed, the best
@@ -2638,7 +2649,9 @@ pub fn search(
     };
     let mut done: Option<(Move, i64, Vec<Move>, u32)> = None;
     let mut partial: Option<(Move, i64)> = None;
-    for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
+    let last = limits.depth.clamp(1, MAX_DEPTH);
+    let mut depth = limits.from.clamp(1, last);
+    while depth <= last {
         let first = done.as_ref().map(|d| d.0);
         match search.root(position, &moves, depth, first, &mut partial) {
             Ok((mv, v, pv)) => {
@@ -2652,8 +2665,10 @@ pub fn search(
                 if !search.watch.completed(&report) {
                     break;
                 }
+                depth += 1;
             }
             Err(_) if search.stopped => break,
+            Err(_) if limits.exact && depth < last => depth = last,
             Err(error) => return Err(error),
         }
     }

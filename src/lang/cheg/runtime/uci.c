@@ -479,8 +479,10 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
         int failed;
         icp_table_init(&table, ICP_DEFAULT_HASH);
         limits.depth = depth < 0 ? ICP_DEFAULT_DEPTH : (unsigned)depth;
+        limits.from = limits.depth;
         limits.has_nodes = 0;
         limits.nodes = 0;
+        limits.exact = 1;
         failed = icp_search_run(&position, limits, no_endgame ? NULL : program, &table, &history, NULL, &answer);
         icp_table_free(&table);
         free(history.entries);
@@ -1121,8 +1123,10 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
     }
     start = icp_now_ms();
     limits.depth = go.depth >= 0 ? (unsigned)go.depth : icp_go_limited_otherwise(&go) ? ICP_MAX_DEPTH : session->depth;
+    limits.from = 1;
     limits.has_nodes = go.has_nodes;
     limits.nodes = go.nodes;
+    limits.exact = !icp_go_limited_otherwise(&go);
     plan = icp_go_time_plan(&go, session->position.side == ICP_WHITE);
     if (!session->has_table) {
         if (!icp_table_init(&session->table, session->hash)) {

@@ -351,7 +351,9 @@ pub fn main(
     let endgame = if query.endgame { Some(program) } else { None };
     let limits = Limits {
         depth: query.depth,
+        from: query.depth,
         nodes: None,
+        exact: true,
     };
     let mut table = Table::new(DEFAULT_HASH);
     let result = engine::search(
@@ -880,7 +882,9 @@ impl<'a> Engine<'a> {
                 None if go.limited_otherwise() => engine::MAX_DEPTH,
                 None => self.depth,
             },
+            from: 1,
             nodes: go.nodes,
+            exact: !go.limited_otherwise(),
         };
         let white = self.position.side_to_move() == super::chess::Colour::White;
         let plan = go.time_plan(white);
