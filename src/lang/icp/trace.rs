@@ -14,10 +14,13 @@
 //! higher rows. Only the interpreter traces: generated programs run as
 //! they always do.
 
+use super::interp;
 use super::ir::{Command, NameId, Program, Statement, Value};
+use crate::common::watch::{self, Content, Recording, Shape, SharedOutput, Side};
 use crate::lang::icp::runtime::board::{Board, Colour, Kind};
 use crate::lang::{Glyphs, RunOptions};
-use std::io::Write;
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
 
 /// The most rows a board picture draws before it lists the pieces.
 pub const WINDOW_ROWS: u64 = 24;
@@ -36,6 +39,87 @@ pub struct Watch<'a> {
     pub board: bool,
     /// How pieces are drawn.
     pub glyphs: Glyphs,
+    /// Where a recorded run ([`record`]) keeps its steps; `None` for
+    /// `--trace` and `--board`.
+    pub record: Option<Recorder<'a>>,
+}
+
+/// What [`record`] keeps while the program runs.
+pub struct Recorder<'a> {
+    /// The pieces after the last step, by (row, col).
+    pieces: Vec<(i64, i64, (Colour, Kind, NameId))>,
+    /// The steps so far.
+    steps: Vec<watch::Step>,
+    /// The program's standard output so far.
+    output: &'a RefCell<Vec<u8>>,
+}
+
+/// Runs `program` as `icp2c run --trace` does with `options`
+/// (`max_steps`, `glyphs` for the trace lines), every statement executed
+/// recorded for a board view: its trace line, the squares it changed, the
+/// output so far. Not optimised, as a traced run is not.
+pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) -> Recording {
+    let output = RefCell::new(Vec::new());
+    let mut lines = std::io::sink();
+    let mut watch = Watch {
+        out: &mut lines,
+        names: &program.names,
+        trace: true,
+        board: false,
+        glyphs: options.glyphs,
+        record: Some(Recorder {
+            pieces: Vec::new(),
+            steps: Vec::new(),
+            output: &output,
+        }),
+    };
+    let outcome = interp::run(
+        program,
+        input,
+        &mut SharedOutput(&output),
+        options.max_steps,
+        Some(&mut watch),
+    );
+    let steps = watch.record.take().map(|r| r.steps).unwrap_or_default();
+    drop(watch);
+    Recording {
+        shape: Shape::Unbounded,
+        start: Vec::new(),
+        steps,
+        output: output.into_inner(),
+        outcome,
+    }
+}
+
+impl Recorder<'_> {
+    /// Records a step: `line` ran, `trace` is its trace line, `board` the
+    /// board after it.
+    fn step(&mut self, board: &Board, names: &[String], line: usize, trace: String) {
+        let mut now: Vec<_> = board
+            .pieces()
+            .into_iter()
+            .map(|(r, c, colour, kind, name)| (r, c, (colour, kind, name)))
+            .collect();
+        now.sort_unstable_by_key(|&(r, c, _)| (r, c));
+        let changes = watch::diff(&self.pieces, &now, |&(colour, kind, name)| {
+            Content::Piece(watch::Piece {
+                side: match colour {
+                    Colour::White => Side::White,
+                    Colour::Black => Side::Black,
+                },
+                symbol: letter(kind),
+                name: names.get(name as usize).cloned().unwrap_or_default(),
+            })
+        });
+        self.pieces = now;
+        self.steps.push(watch::Step {
+            line,
+            trace,
+            changes,
+            output: self.output.borrow().len(),
+            stacks: None,
+        });
+    }
 }
 
 /// What a statement's line needs from the board before its command runs.
@@ -84,6 +168,7 @@ impl<'a> Watch<'a> {
             trace: options.trace,
             board: options.board,
             glyphs: options.glyphs,
+            record: None,
         })
     }
 
@@ -168,12 +253,15 @@ impl<'a> Watch<'a> {
         }
         let next = next.map_or("end".to_string(), |l| l.to_string());
         let outcome = if ok { " ok" } else { ", fails" };
-        let _ = writeln!(
-            self.out,
+        let line = format!(
             "{}  {}{outcome} -> {next}",
             statement.text.trim_end(),
             parts.join("; ")
         );
+        let _ = writeln!(self.out, "{line}");
+        if let Some(record) = self.record.as_mut() {
+            record.step(board, self.names, statement.line, line);
+        }
         if self.board {
             self.picture(board);
         }
