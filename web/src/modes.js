@@ -6,6 +6,8 @@ import { StreamLanguage } from '@codemirror/language';
 /** InfChessPro: `LABEL. COMMAND ?T !T`, `#` comment lines, `"text`. */
 const infchesspro = {
   name: 'infchesspro',
+  // `"text` runs to the end of the line: no quote to close.
+  languageData: { closeBrackets: { brackets: [] }, commentTokens: { line: '#' } },
   startState: () => ({ at: 'label' }),
   token(stream, state) {
     if (stream.sol()) state.at = 'label';
@@ -42,6 +44,7 @@ const infchesspro = {
  * `Turn n W: s a1 -> b2` moves, `#` comments. */
 const finvara = {
   name: 'finvara',
+  languageData: { closeBrackets: { brackets: ['(', '[', '{'] }, commentTokens: { line: '#' } },
   startState: () => ({ line: null }),
   token(stream, state) {
     if (stream.sol()) {
@@ -89,6 +92,8 @@ const finvara = {
  * `#conditions`, variables), `;` comments. */
 const cheg = {
   name: 'cheg',
+  // `"T`, `"100`: a literal's quote is never closed.
+  languageData: { closeBrackets: { brackets: ['('] }, commentTokens: { line: ';' } },
   startState: () => ({ op: false }),
   token(stream, state) {
     if (stream.sol()) {

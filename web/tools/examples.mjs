@@ -1,4 +1,5 @@
-// Writes the playground's examples menu as JSON on standard output: every
+// The playground's examples menu, written as JSON on standard output when
+// run (web/build.sh), imported by the browser test (web/test.mjs): every
 // program of examples/ with the input its own comment shows. The input of
 // an InfChessPro example is the NAME.in beside it; otherwise the first
 // `printf 'X' | icp2c run` or `icp2c run … <<< X` in its comment. A CHEG
@@ -7,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples');
+/** The repository's examples/ folder. */
+export const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'examples');
 const order = { icp: 0, fin: 1, cheg: 2 };
 
 function inputOf(file, text) {
@@ -21,23 +23,29 @@ function inputOf(file, text) {
   return '';
 }
 
-const examples = fs
-  .readdirSync(dir)
-  .filter((f) => /\.(icp|fin|cheg)$/.test(f))
-  .map((file) => {
-    const lang = path.extname(file).slice(1);
-    const source = fs.readFileSync(path.join(dir, file), 'utf8');
-    const example = { file, lang, source, input: lang === 'cheg' ? '' : inputOf(file, source) };
-    if (lang === 'cheg') {
-      const line = source.split('\n').find((l) => /--fen "[^"]+"/.test(l));
-      if (line) {
-        example.fen = /--fen "([^"]+)"/.exec(line)[1];
-        const depth = /--depth (\d+)/.exec(line);
-        if (depth) example.depth = Number(depth[1]);
+/** The examples, InfChessPro first, then Finvara, then CHEG, by name:
+ * `{file, lang, source, input}`, and `fen` and `depth` for CHEG. */
+export function examples() {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /\.(icp|fin|cheg)$/.test(f))
+    .map((file) => {
+      const lang = path.extname(file).slice(1);
+      const source = fs.readFileSync(path.join(dir, file), 'utf8');
+      const example = { file, lang, source, input: lang === 'cheg' ? '' : inputOf(file, source) };
+      if (lang === 'cheg') {
+        const line = source.split('\n').find((l) => /--fen "[^"]+"/.test(l));
+        if (line) {
+          example.fen = /--fen "([^"]+)"/.exec(line)[1];
+          const depth = /--depth (\d+)/.exec(line);
+          if (depth) example.depth = Number(depth[1]);
+        }
       }
-    }
-    return example;
-  })
-  .sort((a, b) => order[a.lang] - order[b.lang] || (a.file < b.file ? -1 : 1));
+      return example;
+    })
+    .sort((a, b) => order[a.lang] - order[b.lang] || (a.file < b.file ? -1 : 1));
+}
 
-process.stdout.write(`${JSON.stringify(examples, null, 1)}\n`);
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  process.stdout.write(`${JSON.stringify(examples(), null, 1)}\n`);
+}
