@@ -11,6 +11,10 @@
 //!   holes, a symbol and `W` or `B` for a piece; rows named by letters,
 //!   the highest on top; columns numbered below), then both stacks.
 //!
+//! [`record`] runs the same watch with no stream, keeping each move's
+//! trace line and the squares it changed for a board view (the
+//! playground's, `crate::common::watch`).
+//!
 //! Pieces keep the program's own symbols whatever `--glyphs` says: a
 //! Finvara kind is defined by the program (§2), and `r` may well not move
 //! like a rook, so a chess symbol would mislead.

@@ -10,6 +10,10 @@
 //!   the left, the highest row on top) when they fit in
 //!   [`WINDOW_ROWS`] × [`WINDOW_COLS`] squares, else listed by name.
 //!
+//! [`record`] runs the same watch with no stream, keeping each statement's
+//! trace line and the squares it changed for a board view (the
+//! playground's, `crate::common::watch`).
+//!
 //! Coordinates are (row, col) as in the program (§3); white moves towards
 //! higher rows. Only the interpreter traces: generated programs run as
 //! they always do.

@@ -34,6 +34,11 @@ use std::io::Write;
 /// `--trace` of a deep search can be long); a line after them says so.
 pub const MAX_ERRORS: usize = 4 << 20;
 
+/// At most this many bytes of a run's standard output are kept: past them
+/// a write fails, as into a full disk, and the program ends with its
+/// runtime error for a failed write (the page's memory is not endless).
+pub const MAX_OUTPUT: usize = 16 << 20;
+
 /// The language `extension` names (`icp`, `fin`, `cheg`).
 fn language(extension: &str) -> Result<Language, String> {
     Language::from_name(extension).ok_or_else(|| format!("no language is called {extension:?}"))
@@ -193,18 +198,38 @@ fn checked(lang: &str, name: &str, source: &[u8]) -> Result<Program, String> {
         .map_err(|errors| rejected_answer(&text, &errors))
 }
 
-/// A writer that keeps its first `limit` bytes.
+/// A writer that keeps its first `limit` bytes, and then either drops the
+/// rest (`fail` false) or fails.
 struct Capped {
     bytes: Vec<u8>,
     limit: usize,
     cut: bool,
+    fail: bool,
+}
+
+impl Capped {
+    fn new(limit: usize, fail: bool) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            limit,
+            cut: false,
+            fail,
+        }
+    }
 }
 
 impl Write for Capped {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let room = self.limit.saturating_sub(self.bytes.len());
-        self.bytes.extend_from_slice(&buf[..buf.len().min(room)]);
+        let kept = buf.len().min(room);
+        self.bytes.extend_from_slice(&buf[..kept]);
         self.cut |= buf.len() > room;
+        if self.fail && kept < buf.len() {
+            if kept > 0 {
+                return Ok(kept);
+            }
+            return Err(std::io::Error::other("the page keeps no more output"));
+        }
         Ok(buf.len())
     }
 
@@ -214,13 +239,11 @@ impl Write for Capped {
 }
 
 impl Capped {
-    fn text(self) -> String {
+    /// The bytes kept, as text, and a line saying so if some were not.
+    fn text(self, stream: &str) -> String {
         let mut text = String::from_utf8_lossy(&self.bytes).into_owned();
         if self.cut {
-            text.push_str(&format!(
-                "\n… standard error cut after {} bytes\n",
-                self.limit
-            ));
+            text.push_str(&format!("\n… {stream} cut after {} bytes\n", self.limit));
         }
         text
     }
@@ -245,8 +268,8 @@ fn report(outcome: &Outcome) -> String {
 /// `{"ok":B,"status":N,"stdout":S,"stderr":S}`: `ok` false when the
 /// program was rejected or the options refused (then `stderr` says why,
 /// as the CLI does, status 2). Standard output is read as UTF-8 (an
-/// invalid sequence shows as U+FFFD); standard error keeps its first
-/// [`MAX_ERRORS`] bytes.
+/// invalid sequence shows as U+FFFD), its first [`MAX_OUTPUT`] bytes;
+/// standard error keeps its first [`MAX_ERRORS`] bytes.
 pub fn run(
     lang: &str,
     name: &str,
@@ -267,14 +290,10 @@ pub fn run(
         glyphs: Glyphs::Letters,
         ..RunOptions::default()
     };
-    let mut stdout = Vec::new();
-    let mut stderr = Capped {
-        bytes: Vec::new(),
-        limit: MAX_ERRORS,
-        cut: false,
-    };
+    let mut stdout = Capped::new(MAX_OUTPUT, true);
+    let mut stderr = Capped::new(MAX_ERRORS, false);
     let result = program.run_with(&mut &input[..], &mut stdout, &mut stderr, &options);
-    let mut errors = stderr.text();
+    let mut errors = stderr.text("standard error");
     let (ok, status) = match result {
         Ok(outcome) => {
             errors.push_str(&report(&outcome));
@@ -285,12 +304,17 @@ pub fn run(
             (false, 2)
         }
     };
+    if stdout.cut {
+        errors.push_str(&format!(
+            "(the page keeps the first {MAX_OUTPUT} bytes of standard output: writing more failed)\n"
+        ));
+    }
     let mut j = Json::new();
     j.raw("{").key("ok").bool(ok);
     j.raw(",").key("status").int(i64::from(status));
     j.raw(",")
         .key("stdout")
-        .string(&String::from_utf8_lossy(&stdout));
+        .string(&String::from_utf8_lossy(&stdout.bytes));
     j.raw(",").key("stderr").string(&errors);
     j.raw("}");
     j.finish()
@@ -654,6 +678,20 @@ mod tests {
         let answer = call(2, &request(&["icp", "p.icp", "1. ^?1\n", "", "5"]));
         assert!(answer.contains(r#""status":3"#), "{answer}");
         assert!(answer.contains("stopped after 5 steps"), "{answer}");
+    }
+
+    #[test]
+    fn output_past_the_pages_limit_is_a_failed_write() {
+        let mut out = Capped::new(4, true);
+        assert_eq!(out.write(b"abcdef").unwrap(), 4);
+        assert!(out.write(b"ef").is_err());
+        assert!(out.cut);
+        let mut errors = Capped::new(4, false);
+        assert_eq!(errors.write(b"abcdef").unwrap(), 6);
+        assert_eq!(
+            errors.text("standard error"),
+            "abcd\n… standard error cut after 4 bytes\n"
+        );
     }
 
     #[test]
