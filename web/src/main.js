@@ -1,8 +1,8 @@
 // The playground page: an editor, the examples, Run and Watch in a worker,
 // diagnostics, the board view, generated C and Rust, shareable links.
 import { basicSetup } from 'codemirror';
-import { EditorView, Decoration } from '@codemirror/view';
-import { EditorState, Compartment, StateEffect, StateField } from '@codemirror/state';
+import { EditorView, Decoration, keymap } from '@codemirror/view';
+import { EditorState, Compartment, StateEffect, StateField, Prec } from '@codemirror/state';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { cpp } from '@codemirror/lang-cpp';
 import { rust } from '@codemirror/lang-rust';
@@ -86,6 +86,7 @@ const editor = new EditorView({
   state: EditorState.create({
     doc: '',
     extensions: [
+      Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (run(), true) }])),
       basicSetup,
       lintGutter(),
       language.of(modes.icp),
@@ -548,9 +549,9 @@ function wire() {
   ui.play.onclick = () => (state.playing ? stopPlaying() : startPlaying());
   ui.speed.oninput = () => (ui.speedShown.textContent = `${speed()} steps/s`);
   ui.speed.oninput();
-  ui.fen.onchange = () => state.lang === 'cheg' && showPosition(null);
+  ui.fen.oninput = () => state.lang === 'cheg' && showPosition(null);
   document.addEventListener('keydown', (event) => {
-    if ((event.ctrlKey || event.metaKey) && event.key === 'Enter') {
+    if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !event.defaultPrevented) {
       event.preventDefault();
       run();
     }
@@ -585,4 +586,7 @@ window.playground = {
     return state.replay;
   },
   stepTo,
+  /** Run and Watch, as their buttons do; each resolves when it is over. */
+  run,
+  watch,
 };
