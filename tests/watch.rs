@@ -5,6 +5,8 @@
 //!   outcome those of `icp2c run --max-steps N`;
 //! - its changes chain: each change's `before` is what the board replayed
 //!   so far holds, so a view can step forwards and backwards;
+//! - (InfChessPro, runs of fewer than 5,000 steps) the board replayed after
+//!   every step is the board `--trace --board` draws after it;
 //!
 //! and the positions of `examples/multiply.icp` are the expected ones.
 
@@ -123,6 +125,106 @@ fn check_language(language: Language, ext: &str) {
         }
         assert_eq!(board, start(&recording), "{what}: back to the start");
     }
+}
+
+/// The pieces of an InfChessPro `--board` picture (letters): the drawn
+/// window's glyphs and the listed pieces, as sorted (row, col, glyph).
+fn pictured(picture: &[&str]) -> Vec<(i64, i64, char)> {
+    let mut out = Vec::new();
+    let head = picture[0];
+    let cols = head
+        .split("cols ")
+        .nth(1)
+        .and_then(|t| t.trim_end_matches("):").split_once(".."))
+        .map(|(a, _)| a.parse::<i64>().unwrap());
+    for line in &picture[1..] {
+        let line = line.trim_start();
+        if line == "elsewhere:" {
+            continue;
+        }
+        if let (Some(c0), Some((row, cells))) = (cols, line.split_once(" | ")) {
+            let row: i64 = row.trim().parse().unwrap();
+            for (i, g) in cells.split(' ').enumerate() {
+                if g != "." {
+                    out.push((row, c0 + i as i64, g.chars().next().unwrap()));
+                }
+            }
+        } else {
+            // `name G (r,c)`
+            let (rest, square) = line.rsplit_once(" (").unwrap();
+            let glyph = rest.chars().last().unwrap();
+            let (r, c) = square.trim_end_matches(')').split_once(',').unwrap();
+            out.push((r.parse().unwrap(), c.parse().unwrap(), glyph));
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The board replayed, as (row, col, glyph) like [`pictured`].
+fn glyphs(board: &BTreeMap<(i64, i64), Content>) -> Vec<(i64, i64, char)> {
+    board
+        .iter()
+        .filter_map(|(&(r, c), content)| match content {
+            Content::Piece(p) if p.side == Side::White => {
+                Some((r, c, p.symbol.to_ascii_uppercase()))
+            }
+            Content::Piece(p) => Some((r, c, p.symbol)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Most steps a program may have for its every board to be compared with
+/// `--trace --board`'s pictures (drawn after every step).
+const PICTURED: usize = 5_000;
+
+#[test]
+fn infchesspro_boards_replayed_are_the_boards_icp2c_draws() {
+    let mut programs = programs("icp");
+    programs.push((root().join("examples/multiply.icp"), b"2 3\n".to_vec()));
+    let mut compared = 0;
+    for (path, input) in programs {
+        let what = path.display().to_string();
+        let program = program(Language::InfChessPro, &path);
+        let options = RunOptions {
+            max_steps: Some(PICTURED as u64),
+            trace: true,
+            board: true,
+            ..RunOptions::default()
+        };
+        let recording = program.record(&mut input.as_slice(), &options).unwrap();
+        if recording.steps.len() >= PICTURED {
+            continue;
+        }
+        let mut err = Vec::new();
+        program
+            .run_with(&mut input.as_slice(), &mut Vec::new(), &mut err, &options)
+            .unwrap();
+        let err = String::from_utf8(err).unwrap();
+        let lines: Vec<&str> = err.lines().collect();
+        let mut at = 0;
+        let mut board = start(&recording);
+        for (i, step) in recording.steps.iter().enumerate() {
+            assert_eq!(lines[at], step.trace, "{what}: step {i}");
+            // The picture runs to the next step's line.
+            let next = recording.steps.get(i + 1).map(|s| s.trace.as_str());
+            let end = lines[at + 1..]
+                .iter()
+                .position(|l| Some(*l) == next)
+                .map_or(lines.len(), |k| at + 1 + k);
+            replay(&mut board, step, true, &what);
+            assert_eq!(
+                glyphs(&board),
+                pictured(&lines[at + 1..end]),
+                "{what}: after step {i} ({})",
+                step.trace
+            );
+            at = end;
+        }
+        compared += 1;
+    }
+    assert!(compared > 10, "only {compared} programs compared");
 }
 
 #[test]

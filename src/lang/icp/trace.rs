@@ -19,7 +19,7 @@
 //! they always do.
 
 use super::interp;
-use super::ir::{Command, NameId, Program, Statement, Value};
+use super::ir::{Action, Command, NameId, Program, Statement, Value};
 use crate::common::watch::{self, Content, Recording, Shape, SharedOutput, Side};
 use crate::lang::icp::runtime::board::{Board, Colour, Kind};
 use crate::lang::{Glyphs, RunOptions};
@@ -50,8 +50,6 @@ pub struct Watch<'a> {
 
 /// What [`record`] keeps while the program runs.
 pub struct Recorder<'a> {
-    /// The pieces after the last step, by (row, col).
-    pieces: Vec<(i64, i64, (Colour, Kind, NameId))>,
     /// The steps so far.
     steps: Vec<watch::Step>,
     /// The program's standard output so far.
@@ -72,7 +70,6 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         board: false,
         glyphs: options.glyphs,
         record: Some(Recorder {
-            pieces: Vec::new(),
             steps: Vec::new(),
             output: &output,
         }),
@@ -95,35 +92,66 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
     }
 }
 
-impl Recorder<'_> {
-    /// Records a step: `line` ran, `trace` is its trace line, `board` the
-    /// board after it.
-    fn step(&mut self, board: &Board, names: &[String], line: usize, trace: String) {
-        let mut now: Vec<_> = board
-            .pieces()
-            .into_iter()
-            .map(|(r, c, colour, kind, name)| (r, c, (colour, kind, name)))
-            .collect();
-        now.sort_unstable_by_key(|&(r, c, _)| (r, c));
-        let changes = watch::diff(&self.pieces, &now, |&(colour, kind, name)| {
-            Content::Piece(watch::Piece {
-                side: match colour {
-                    Colour::White => Side::White,
-                    Colour::Black => Side::Black,
-                },
-                symbol: letter(kind),
-                name: names.get(name as usize).cloned().unwrap_or_default(),
-            })
-        });
-        self.pieces = now;
-        self.steps.push(watch::Step {
-            line,
-            trace,
-            changes,
-            output: self.output.borrow().len(),
-            stacks: None,
-        });
+/// What a board view draws for `piece`, named from `names`.
+fn content(piece: Option<Piece>, names: &[String]) -> Content {
+    match piece {
+        None => Content::Empty,
+        Some(p) => Content::Piece(watch::Piece {
+            side: match p.colour {
+                Colour::White => Side::White,
+                Colour::Black => Side::Black,
+            },
+            symbol: letter(p.kind),
+            name: names.get(p.name as usize).cloned().unwrap_or_default(),
+        }),
     }
+}
+
+/// The squares `command` can change, with the operands `v`, and what
+/// each holds now, in (row, col) order: a placement's square, a move's
+/// start and target, and for a move by name every square of the name's
+/// pieces and each one's target (§4). Costs one step per piece of the
+/// name, never one per piece on the board.
+fn touched(
+    board: &Board,
+    command: &Command,
+    v: &dyn Fn(Value) -> i64,
+) -> Vec<(i64, i64, Option<Piece>)> {
+    let mut squares = Vec::new();
+    let mut by = |name: NameId, drow: i64, dcol: i64| {
+        for (r, c) in board.squares_of(name) {
+            squares.push((r, c));
+            if let (Some(tr), Some(tc)) = (r.checked_add(drow), c.checked_add(dcol)) {
+                squares.push((tr, tc));
+            }
+        }
+    };
+    match command {
+        Command::MoveNameBy { name, drow, dcol } => by(*name, v(*drow), v(*dcol)),
+        Command::Slide { name, drow, dcol } => by(*name, *drow, *dcol),
+        Command::Loop { members, start } => {
+            if let Some(Action::Move { name, drow, dcol } | Action::Slide { name, drow, dcol }) =
+                members.get(*start).map(|m| m.action)
+            {
+                by(name, drow, dcol);
+            }
+        }
+        Command::MoveNameTo { name, row, col } => {
+            squares = board.squares_of(*name);
+            squares.push((v(*row), v(*col)));
+        }
+        Command::Place { row, col, .. } => squares.push((v(*row), v(*col))),
+        Command::MoveSquares { r1, c1, r2, c2 } => {
+            squares.extend([(v(*r1), v(*c1)), (v(*r2), v(*c2))]);
+        }
+        Command::Nothing | Command::Text(_) | Command::Count(_) => {}
+    }
+    squares.sort_unstable();
+    squares.dedup();
+    squares
+        .into_iter()
+        .map(|(r, c)| (r, c, piece_at(board, r, c)))
+        .collect()
 }
 
 /// What a statement's line needs from the board before its command runs.
@@ -135,10 +163,13 @@ pub struct Before {
     /// The piece on each square a move could take (by squares, or by
     /// name: one per candidate).
     occupants: Vec<Option<Piece>>,
+    /// When recording: the squares the command can change, and what each
+    /// held ([`touched`]).
+    touched: Vec<(i64, i64, Option<Piece>)>,
 }
 
 /// A piece as a picture shows it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Piece {
     colour: Colour,
     kind: Kind,
@@ -197,7 +228,11 @@ impl<'a> Watch<'a> {
             mover: None,
             candidates: Vec::new(),
             occupants: Vec::new(),
+            touched: Vec::new(),
         };
+        if self.record.is_some() {
+            before.touched = touched(board, command, v);
+        }
         if !self.trace {
             return before;
         }
@@ -264,7 +299,26 @@ impl<'a> Watch<'a> {
         );
         let _ = writeln!(self.out, "{line}");
         if let Some(record) = self.record.as_mut() {
-            record.step(board, self.names, statement.line, line);
+            let changes = before
+                .touched
+                .iter()
+                .filter_map(|&(row, col, was)| {
+                    let now = piece_at(board, row, col);
+                    (now != was).then(|| watch::Change {
+                        row,
+                        col,
+                        before: content(was, self.names),
+                        after: content(now, self.names),
+                    })
+                })
+                .collect();
+            record.steps.push(watch::Step {
+                line: statement.line,
+                trace: line,
+                changes,
+                output: record.output.borrow().len(),
+                stacks: None,
+            });
         }
         if self.board {
             self.picture(board);
