@@ -107,6 +107,8 @@ function setSource(text, lang, name) {
   state.lang = lang;
   state.name = name || `program.${lang}`;
   ui.lang.value = lang;
+  const example = state.name.startsWith('examples/') ? state.name.slice('examples/'.length) : '';
+  ui.example.value = examples.some((e) => e.file === example) ? example : '';
   ui.fileName.textContent = state.name;
   editor.dispatch({
     changes: { from: 0, to: editor.state.doc.length, insert: text },
