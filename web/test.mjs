@@ -235,6 +235,12 @@ test('the board view steps through multiply.icp forwards and backwards', async (
   await page.screenshot({ path: path.join(dist, 'screenshot.png') });
   await stepTo(page, 7);
   assert.deepEqual(await pieceList(page), seven, 'back to step 7');
+  // The scrubber jumps.
+  await page.$eval('#scrub', (s) => {
+    s.value = '11';
+    s.dispatchEvent(new Event('input'));
+  });
+  assert.deepEqual(await pieceList(page), eleven, 'scrubbed to step 11');
   await page.click('#step-last');
   const end = await pieceList(page);
   const pawns = end.filter((p) => p[0] === 'out').map((p) => p[2]);

@@ -48,6 +48,7 @@ const ui = {
   stepTrace: $('step-trace'),
   boardOutput: $('board-output'),
   play: $('play'),
+  scrub: $('scrub'),
   speed: $('speed'),
   speedShown: $('speed-shown'),
   position: $('position'),
@@ -151,8 +152,12 @@ function startWorker() {
     if (m.ready || !pending || m.id !== pending.id) return;
     const { resolve, reject } = pending;
     pending = null;
-    if (m.error) reject(new Error(m.error));
-    else resolve({ result: m.result, ms: m.ms });
+    if (m.error) {
+      // A trap leaves the instance unusable: start afresh.
+      worker.terminate();
+      startWorker();
+      reject(new Error(m.error));
+    } else resolve({ result: m.result, ms: m.ms });
   };
   worker.onerror = (event) => {
     if (pending) {
@@ -351,6 +356,7 @@ function forgetReplay() {
   ui.pieces.replaceChildren();
   ui.stacks.replaceChildren();
   ui.stepCount.textContent = '';
+  ui.scrub.max = '0';
   ui.stepTrace.textContent = '';
   ui.boardOutput.textContent = '';
   ui.boardNote.textContent = state.lang === 'cheg' ? '' : 'Press Watch to record a run and step through it.';
@@ -363,6 +369,8 @@ function renderStep() {
   if (!replay) return;
   drawReplay(ui, replay);
   ui.stepCount.textContent = `${replay.at} / ${replay.length}`;
+  ui.scrub.max = String(replay.length);
+  ui.scrub.value = String(replay.at);
   ui.stepCount.dataset.at = String(replay.at);
   const step = replay.step;
   ui.stepTrace.textContent = step ? step[1] : 'The start: no statement has run yet.';
@@ -549,6 +557,7 @@ function wire() {
   $('step-forward').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) + 1));
   $('step-last').onclick = () => (stopPlaying(), stepTo(state.replay?.length ?? 0));
   ui.play.onclick = () => (state.playing ? stopPlaying() : startPlaying());
+  ui.scrub.oninput = () => (stopPlaying(), stepTo(Number(ui.scrub.value)));
   ui.speed.oninput = () => (ui.speedShown.textContent = `${speed()} steps/s`);
   ui.speed.oninput();
   ui.fen.oninput = () => state.lang === 'cheg' && showPosition(null);

@@ -91,7 +91,8 @@ pub fn check(lang: &str, name: &str, source: &[u8]) -> String {
     j.raw(",").key("rendered").string(&rendered);
     j.raw(",").key("diagnostics").raw("[");
     for (i, d) in shown.iter().enumerate() {
-        let (start, end) = (places[&d.primary.span.start], places[&d.primary.span.end]);
+        let place = |at: usize| places.get(&at).copied().unwrap_or_default();
+        let (start, end) = (place(d.primary.span.start), place(d.primary.span.end));
         if i > 0 {
             j.raw(",");
         }
@@ -126,6 +127,17 @@ struct Place {
     utf16: i64,
 }
 
+impl Default for Place {
+    /// The start of the text.
+    fn default() -> Place {
+        Place {
+            line: 1,
+            col: 1,
+            utf16: 0,
+        }
+    }
+}
+
 /// The place of every span end of `diagnostics` (byte offsets, clamped to
 /// the text and moved back to a character boundary), in one pass over
 /// the text.
@@ -137,11 +149,7 @@ fn places(text: &str, diagnostics: &[Diagnostic]) -> HashMap<usize, Place> {
     offsets.sort_unstable();
     offsets.dedup();
     let mut out = HashMap::new();
-    let mut place = Place {
-        line: 1,
-        col: 1,
-        utf16: 0,
-    };
+    let mut place = Place::default();
     let mut wanted = offsets.iter().peekable();
     for (at, c) in text.char_indices() {
         while let Some(&&o) = wanted.peek() {
