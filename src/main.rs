@@ -1,9 +1,11 @@
 //! The `icp2c` command: all file and terminal IO lives here; the library
 //! does none.
 
+mod manual;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::codegen::{Layout, Target as CodegenTarget, cargo::CRATE_MARKER};
-use icp2c::diagnostic::{self, Diagnostic};
+use icp2c::diagnostic::{self, Diagnostic, MessageKind};
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::{Glyphs, RunOptions, UsageError};
 use icp2c::{GeneratedFile, Outcome, source};
@@ -17,7 +19,7 @@ Examples:
   icp2c examples/beer.icp -o beer.c         … or into a file
   cc -std=c99 -O2 beer.c -o beer && ./beer  build and run it
   icp2c --target rust examples/beer.icp -o beer.rs && rustc --edition 2021 -O beer.rs
-  icp2c --target rust --crate -o beer-crate examples/beer.icp && cargo run --manifest-path beer-crate/Cargo.toml
+  icp2c --crate -o beer-crate examples/beer.icp && cargo run --manifest-path beer-crate/Cargo.toml
   icp2c run examples/multiply.icp <<< '7 9'  interpret directly
   icp2c run examples/add.fin <<< '40 2'      … a Finvara program, too
   icp2c --lang fin - < prog.txt > prog.c     Finvara from standard input
@@ -61,8 +63,8 @@ struct Cli {
     #[arg(short, long, value_enum)]
     target: Option<Target>,
 
-    /// With --target rust: write a Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs)
-    /// into the folder given by -o. Example: --target rust --crate -o beer-crate
+    /// Write a Rust Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs) into the
+    /// folder given by -o (it implies --target rust). Example: --crate -o beer-crate
     #[arg(long = "crate", requires = "output")]
     as_crate: bool,
 
@@ -128,6 +130,22 @@ fn colour_wanted(choice: ColorChoice) -> bool {
     }
 }
 
+/// Prints `error: MESSAGE` on standard error, coloured as diagnostics are.
+fn error(message: &str) {
+    eprint!(
+        "{}",
+        diagnostic::render_message(MessageKind::Error, message, *COLOUR.get().unwrap_or(&false))
+    );
+}
+
+/// Prints `note: MESSAGE` on standard error, coloured as diagnostics are.
+fn note(message: &str) {
+    eprint!(
+        "{}",
+        diagnostic::render_message(MessageKind::Note, message, *COLOUR.get().unwrap_or(&false))
+    );
+}
+
 /// Renders diagnostics for standard error, in colour when [`COLOUR`] says.
 fn render(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
     diagnostic::render_styled(name, text, diagnostics, *COLOUR.get().unwrap_or(&false))
@@ -135,15 +153,15 @@ fn render(name: &str, text: &str, diagnostics: &[Diagnostic]) -> String {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print a shell completion script for icp2c.
-    /// Example: icp2c completions bash > ~/.local/share/bash-completion/completions/icp2c
+    /// Print a shell completion script for icp2c. Example:
+    /// mkdir -p ~/.local/share/bash-completion/completions && icp2c completions bash > ~/.local/share/bash-completion/completions/icp2c
     Completions {
         /// The shell.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print icp2c's manual page (roff), generated from this help.
-    /// Example: icp2c man > icp2c.1 && man ./icp2c.1
+    /// Print icp2c's manual page (roff): every command and option on one page.
+    /// Example: mkdir -p ~/.local/share/man/man1 && icp2c man > ~/.local/share/man/man1/icp2c.1
     Man,
     /// Interpret a program directly; its input is read from standard input.
     /// Example: icp2c run examples/multiply.icp <<< '7 9'
@@ -299,16 +317,13 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut command, "icp2c", &mut out);
             write_stdout(&out)
         }
-        Some(Command::Man) => {
-            let mut out = Vec::new();
-            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut out) {
-                Ok(()) => write_stdout(&out),
-                Err(e) => {
-                    eprintln!("error: cannot render the manual page: {e}");
-                    ExitCode::from(REJECTED)
-                }
+        Some(Command::Man) => match manual::render(<Cli as clap::CommandFactory>::command()) {
+            Ok(out) => write_stdout(&out),
+            Err(e) => {
+                error(&format!("cannot render the manual page: {e}"));
+                ExitCode::from(REJECTED)
             }
-        }
+        },
         Some(Command::Run {
             file,
             max_steps,
@@ -351,16 +366,17 @@ fn main() -> ExitCode {
             [file] => compile(&cli, file),
             [_, _, ..] => {
                 let names: Vec<String> = cli.file.iter().map(|f| f.display().to_string()).collect();
-                eprintln!(
-                    "error: one program at a time: got {} files ({}); run icp2c once per file",
+                error(&format!(
+                    "one program at a time: got {} files ({}); run icp2c once per file",
                     names.len(),
                     names.join(", ")
-                );
+                ));
                 ExitCode::from(REJECTED)
             }
             [] => {
+                error("no program given");
                 eprintln!(
-                    "error: no program given\n\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
+                    "\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
                 );
                 ExitCode::from(REJECTED)
             }
@@ -375,7 +391,7 @@ fn write_stdout(bytes: &[u8]) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: cannot write standard output: {e}");
+            error(&format!("cannot write standard output: {e}"));
             ExitCode::from(REJECTED)
         }
     }
@@ -394,7 +410,7 @@ fn load(path: &Path) -> Option<Source> {
     let (name, bytes) = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         if let Err(e) = io::stdin().lock().read_to_end(&mut bytes) {
-            eprintln!("error: cannot read the program from standard input: {e}");
+            error(&format!("cannot read the program from standard input: {e}"));
             return None;
         }
         ("<stdin>".to_string(), bytes)
@@ -402,7 +418,7 @@ fn load(path: &Path) -> Option<Source> {
         match std::fs::read(path) {
             Ok(bytes) => (path.display().to_string(), bytes),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
+                error(&format!("cannot read {}: {e}", path.display()));
                 return None;
             }
         }
@@ -435,16 +451,75 @@ fn language(path: &Path, lang: Option<LangArg>) -> Language {
                 .is_some_and(|e| Language::from_name(e).is_some());
             if !known && path.as_os_str() != "-" {
                 let names: Vec<&str> = Language::ALL.iter().map(|l| l.extension()).collect();
-                eprintln!(
-                    "note: {}: the extension names no language, so it is read as {}; choose another with --lang {}",
+                note(&format!(
+                    "{}: the extension names no language, so it is read as {}; choose another with --lang {}",
                     path.display(),
                     language.name(),
                     names.join("|")
-                );
+                ));
             }
             language
         }
     }
+}
+
+/// Checks a program in the language `--lang` names, else in the one
+/// [`language`] guesses. When the guess came from nothing (standard input,
+/// or an extension that names no language) and the program is rejected in
+/// it but accepted in another language, one error says which `--lang` to
+/// use, instead of a diagnostic per line of a program in another language.
+fn check_as(src: &Source, path: &Path, lang: Option<LangArg>) -> Option<Program> {
+    let language = language(path, lang);
+    let guessed = lang.is_none()
+        && (path.as_os_str() == "-"
+            || path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_none_or(|e| Language::from_name(e).is_none()));
+    if guessed && let Err(errors) = driver::check(language, &src.text) {
+        // The other languages, by how well the program reads in them.
+        let mut others: Vec<(usize, Language)> = Language::ALL
+            .iter()
+            .copied()
+            .filter(|&other| other != language)
+            .map(|other| {
+                (
+                    driver::check(other, &src.text).err().map_or(0, |e| e.len()),
+                    other,
+                )
+            })
+            .collect();
+        others.sort_by_key(|&(errors, _)| errors);
+        match others.first() {
+            Some(&(0, other)) => {
+                error(&format!(
+                    "{} is not an {} program, but it reads as a {} program: use --lang {}",
+                    src.name,
+                    language.name(),
+                    other.name(),
+                    other.extension()
+                ));
+                return None;
+            }
+            // Far fewer errors in another language: the program was
+            // written in it, and its own diagnostics are the useful ones.
+            Some(&(n, other)) if errors.len() >= 3 && n * 3 <= errors.len() => {
+                error(&format!(
+                    "{} is not an {} program ({} errors); it looks like a {} program with {n} error{}: use --lang {} to see {}",
+                    src.name,
+                    language.name(),
+                    errors.len(),
+                    other.name(),
+                    if n == 1 { "" } else { "s" },
+                    other.extension(),
+                    if n == 1 { "it" } else { "them" }
+                ));
+                return None;
+            }
+            _ => {}
+        }
+    }
+    check(src, language)
 }
 
 /// Checks a program in its language, printing its warnings, or its errors
@@ -458,12 +533,12 @@ fn check(src: &Source, language: Language) -> Option<Program> {
         Err(errors) => {
             print_diagnostics(src, &errors);
             let n = errors.len();
-            eprintln!(
-                "error: {} rejected ({} program): {n} error{}",
+            error(&format!(
+                "{} rejected ({} program): {n} error{}",
                 src.name,
                 language.name(),
                 if n == 1 { "" } else { "s" }
-            );
+            ));
             None
         }
     }
@@ -476,16 +551,25 @@ fn print_diagnostics(src: &Source, diagnostics: &[Diagnostic]) {
 }
 
 /// The target: `--target`, else `-o`'s extension (`.rs` Rust, `.c` C), else
-/// C. A `--target` that contradicts `-o`'s extension is an error.
+/// C; `--crate` means Rust. A `--target` that contradicts `-o`'s extension
+/// or `--crate` is an error.
 fn target(cli: &Cli) -> Result<Target, String> {
+    if cli.as_crate {
+        return match cli.target {
+            Some(Target::C) => Err(
+                "--crate writes a Rust crate, so it cannot go with --target c: drop one of them"
+                    .to_string(),
+            ),
+            _ => Ok(Target::Rust),
+        };
+    }
     let from_output = match cli.output.as_ref().and_then(|o| o.extension()) {
-        _ if cli.as_crate => None, // -o is the crate's folder
         Some(ext) if ext == "rs" => Some(Target::Rust),
         Some(ext) if ext == "c" => Some(Target::C),
         _ => None,
     };
     match (cli.target, from_output) {
-        (Some(t), Some(o)) if t != o && !cli.as_crate => Err(format!(
+        (Some(t), Some(o)) if t != o => Err(format!(
             "--target {} contradicts -o {}: write {} to a .{} file, or drop --target",
             if t == Target::C { "c" } else { "rust" },
             cli.output
@@ -520,7 +604,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let target = match target(cli) {
         Ok(target) => target,
         Err(message) => {
-            eprintln!("error: {message}");
+            error(&message);
             return ExitCode::from(REJECTED);
         }
     };
@@ -528,16 +612,16 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         && path.as_os_str() != "-"
         && same_file(path, out)
     {
-        eprintln!(
-            "error: -o {} is the program itself: refusing to overwrite it (choose another output)",
+        error(&format!(
+            "-o {} is the program itself: refusing to overwrite it (choose another output)",
             out.display()
-        );
+        ));
         return ExitCode::from(REJECTED);
     }
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    let Some(program) = check(&src, language(path, cli.lang)) else {
+    let Some(program) = check_as(&src, path, cli.lang) else {
         return ExitCode::from(REJECTED);
     };
     let program = if cli.no_opt || cli.opt_level == 0 {
@@ -549,13 +633,9 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if cli.as_crate {
-        if target != Target::Rust {
-            eprintln!("error: --crate needs --target rust");
-            return ExitCode::from(REJECTED);
-        }
         let dir = cli.output.clone().unwrap_or_default();
         if dir.as_os_str() == "-" {
-            eprintln!("error: --crate writes a folder: give its path with -o, not `-`");
+            error("--crate writes a folder: give its path with -o, not `-`");
             return ExitCode::from(REJECTED);
         }
         let written = program
@@ -565,7 +645,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         return match written {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
-                eprintln!("error: {message}");
+                error(&message);
                 ExitCode::from(REJECTED)
             }
         };
@@ -573,7 +653,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let text = match program.emit_file(target.into(), &src.name) {
         Ok(text) => text,
         Err(unsupported) => {
-            eprintln!("error: {unsupported}");
+            error(&unsupported.to_string());
             return ExitCode::from(REJECTED);
         }
     };
@@ -597,7 +677,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("error: {message}");
+            error(&message);
             ExitCode::from(REJECTED)
         }
     }
@@ -644,7 +724,7 @@ fn run(
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    let Some(program) = check(&src, language(path, lang)) else {
+    let Some(program) = check_as(&src, path, lang) else {
         return ExitCode::from(REJECTED);
     };
     let stdin = io::stdin();
@@ -653,7 +733,7 @@ fn run(
         Some(file) => match std::fs::File::open(file) {
             Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", file.display());
+                error(&format!("cannot read {}: {e}", file.display()));
                 return ExitCode::from(REJECTED);
             }
         },
@@ -663,7 +743,7 @@ fn run(
     match program.run_with(&mut input, &mut output, &mut errors, &options) {
         Ok(outcome) => report(&outcome),
         Err(UsageError(message)) => {
-            eprintln!("error: {message}");
+            error(&message);
             ExitCode::from(REJECTED)
         }
     }
@@ -673,11 +753,9 @@ fn report(outcome: &Outcome) -> ExitCode {
     match outcome {
         Outcome::Halted | Outcome::Reported(_) => {}
         Outcome::RuntimeError(line) => eprintln!("{line}"),
-        Outcome::StepLimit(steps) => {
-            eprintln!(
-                "error: stopped after {steps} steps (--max-steps); the program did not end by itself"
-            )
-        }
+        Outcome::StepLimit(steps) => error(&format!(
+            "stopped after {steps} steps (--max-steps); the program did not end by itself"
+        )),
     }
     ExitCode::from(outcome.exit_status() as u8)
 }

@@ -276,16 +276,37 @@ fn crate_output_refuses_foreign_folders() {
         std::fs::read_to_string(foreign.join("notes.txt")).unwrap(),
         "precious"
     );
+    // A crate is Rust: --crate alone writes one, --target c contradicts it.
+    let alone = dir.path().join("x");
     let r = icp2c(
         &[
             "--crate",
             "-o",
-            dir.path().join("x").to_str().unwrap(),
+            alone.to_str().unwrap(),
             "examples/beer.icp",
         ],
         b"",
     );
-    assert_eq!(r.status, 2, "--crate needs --target rust");
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    assert!(alone.join("src/main.rs").exists());
+    let r = icp2c(
+        &[
+            "--crate",
+            "--target",
+            "c",
+            "-o",
+            dir.path().join("y").to_str().unwrap(),
+            "examples/beer.icp",
+        ],
+        b"",
+    );
+    assert_eq!(r.status, 2);
+    assert!(
+        text(&r.stderr).contains("--crate writes a Rust crate"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert!(!dir.path().join("y").exists());
 }
 
 /// A Finvara program that prints its input (Finvara §4: a value-3 piece
@@ -548,6 +569,37 @@ fn completions_and_man_page() {
         page.contains("CHEG"),
         "the man page describes every language"
     );
+    // One page documents every subcommand and its options: it names no
+    // other page (icp2c-run(1) was never installed).
+    assert!(
+        !page.contains("icp2c\\-"),
+        "refers to another page:\n{page}"
+    );
+    for heading in [
+        "ICP2C RUN",
+        "ICP2C COMPLETIONS",
+        "ICP2C MAN",
+        "EXAMPLES",
+        "EXIT STATUS",
+    ] {
+        assert!(page.contains(heading), "man page lacks {heading}");
+    }
+    for option in [
+        "max\\-steps",
+        "input",
+        "trace",
+        "board",
+        "glyphs",
+        "fen",
+        "depth",
+        "perft",
+        "no\\-endgame",
+    ] {
+        assert!(
+            page.contains(&format!("\\-\\-{option}")),
+            "man page lacks run --{option}"
+        );
+    }
 }
 
 /// `run --trace --board` (issue 14): the trace and the pictures go to
@@ -661,4 +713,174 @@ fn minus_o0_turns_the_optimiser_off() {
     assert_eq!(icp2c(&["run", "-", "--max-steps", "9"], prog).status, 3);
     assert_eq!(text(&icp2c(&["run", "-"], prog).stdout), "1\n");
     assert_eq!(icp2c(&["-O2", "-"], prog).status, 2, "only 0 and 1");
+}
+
+/// A file that cannot be read is reported as diagnostics are: in colour
+/// with `--color always`, plain with `--color never` (and into a pipe).
+#[test]
+fn io_errors_are_coloured_as_diagnostics() {
+    let missing = "no/such/prog.icp";
+    let always = icp2c(&["--color", "always", missing], b"");
+    assert_eq!(always.status, 2);
+    let coloured = text(&always.stderr);
+    assert!(coloured.contains("\x1b["), "{coloured:?}");
+    assert!(
+        coloured.contains("cannot read no/such/prog.icp"),
+        "{coloured:?}"
+    );
+    for args in [&["--color", "never", missing][..], &[missing][..]] {
+        let plain = icp2c(args, b"");
+        assert_eq!(plain.status, 2);
+        assert!(
+            text(&plain.stderr).starts_with("error: cannot read no/such/prog.icp: "),
+            "{}",
+            text(&plain.stderr)
+        );
+        assert!(!plain.stderr.contains(&0x1b));
+    }
+    let run = icp2c(&["run", "--color", "always", missing], b"");
+    assert_eq!(run.status, 2);
+    assert!(text(&run.stderr).contains("\x1b["));
+}
+
+/// A program on standard input is read as InfChessPro; one in another
+/// language gets one line naming the `--lang` to use, not a diagnostic
+/// per line.
+#[test]
+fn stdin_in_another_language_names_its_lang_once() {
+    let fin = std::fs::read("examples/add.fin").unwrap();
+    let r = icp2c(&["-"], &fin);
+    assert_eq!(r.status, 2);
+    assert_eq!(
+        text(&r.stderr),
+        "error: <stdin> is not an InfChessPro program, but it reads as a Finvara program: use --lang fin\n"
+    );
+    assert!(r.stdout.is_empty());
+    let r = icp2c(&["run", "-", "--input", "/dev/null"], &fin);
+    assert_eq!(r.status, 2);
+    assert_eq!(text(&r.stderr).lines().count(), 1, "{}", text(&r.stderr));
+    // A CHEG program with a mistake: its own errors are the useful ones.
+    let cheg = std::fs::read_to_string("examples/kqk.cheg")
+        .unwrap()
+        .replacen("CONDV", "CONDX", 1);
+    let r = icp2c(&["-"], cheg.as_bytes());
+    assert_eq!(r.status, 2);
+    let err = text(&r.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("looks like a CHEG program with 1 error: use --lang cheg"),
+        "{err}"
+    );
+    // With --lang, or in InfChessPro, the diagnostics are shown as ever.
+    let r = icp2c(&["--lang", "fin", "-"], &fin);
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let r = icp2c(&["-"], b"1. x\n");
+    assert!(
+        text(&r.stderr).contains("<stdin>:1:5"),
+        "{}",
+        text(&r.stderr)
+    );
+}
+
+/// Finvara's trace ends with a line saying how the game ended (§5, §5.4):
+/// the player who lost, or the moves running out.
+#[test]
+fn finvara_trace_says_how_the_game_ended() {
+    let last_line = |example: &str, input: &[u8]| {
+        let r = icp2c(&["run", "--trace", example], input);
+        assert_eq!(r.status, 0, "{}", text(&r.stderr));
+        text(&r.stderr)
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    };
+    assert_eq!(
+        last_line("examples/add.fin", b"40 2"),
+        "end: the moves ran out (§5)"
+    );
+    // Black's queen attacks White's only royal piece after Black's move.
+    assert_eq!(
+        last_line("examples/seed_truth_machine.fin", b"1"),
+        "end: White has lost: its royal pieces are all attacked (§5.4)"
+    );
+    // Before the first move: the white rook attacks the black king.
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        b"(k):\n(r 5): (1,0)*\n+--+--+\n|kB|  |\n+--+--+\n|rW|kW|\n+--+--+\nTurn 1 W: r a1 -> a1\n",
+    );
+    assert_eq!(
+        text(&r.stderr),
+        "end: Black has lost: its royal pieces are all attacked (§5.4)\n"
+    );
+    // Both kings attacked at once.
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        b"(k):\n(r 5): (1,0)*\n+--+--+\n|kB|rB|\n+--+--+\n|rW|kW|\n+--+--+\nTurn 1 W: r a1 -> a1\n",
+    );
+    assert_eq!(
+        text(&r.stderr),
+        "end: White and Black have lost: their royal pieces are all attacked (§5.4)\n"
+    );
+    // A colour with no royal piece has lost before the first move.
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        b"(k):\n(n 0): (0,0)\n+--+--+\n|kW|nB|\n+--+--+\nTurn 1 W: k a1 -> a1\n",
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    assert!(
+        text(&r.stderr).ends_with("end: Black has lost: it has no royal piece (§5.4)\n"),
+        "{}",
+        text(&r.stderr)
+    );
+}
+
+/// Finvara's trace names a promotion, and says a piece fell into a hole
+/// only when it did (a promoted piece is not a lost one).
+#[test]
+fn finvara_trace_shows_promotions() {
+    let program = "(k):\n(w 0): (1,0|^)->[q]\n(q 4): (1,0)\n(n 0): (0,0)\n\
++--+--+--+--+\n|  |##|kB|nB|\n+--+--+--+--+\n|wW|  |  |  |\n+--+--+--+--+\n|  |  |  |kW|\n+--+--+--+--+\n\
+Turn 1 W: w b1 -> c1 = q\nTurn 1 B: n c4 -> c4\nTurn 2 W: q c1 -> c2\n";
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        program.as_bytes(),
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let trace = text(&r.stderr);
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Turn 1 W: w b1 -> c1 = q  valid; becomes qW; stacks W [] B []"
+    );
+    assert_eq!(
+        lines[2],
+        "Turn 2 W: q c1 -> c2  valid; falls into a hole (§4); stacks W [] B []"
+    );
+}
+
+/// Finvara's trace says whether `checks turn` put a piece down (§5.3): on
+/// a square that holds a piece or is a hole it places nothing, and the
+/// trace says so instead of naming the piece already there.
+#[test]
+fn finvara_trace_shows_whether_a_placement_was_made() {
+    let program = "(k):\n(n 0): (0,0)\n|kB|nB|##|\n|nW|  |kW|\n\
+Turn 1 W: n a1 checks turn 2\nTurn 1 B: n b2 -> b2\nTurn 2 W: n a2 checks turn 3\n\
+Turn 2 B: n b2 -> b2\nTurn 3 W: n b3 checks turn 4\nTurn 3 B: n b2 -> b2\nTurn 4 W: n a2 -> a2\n";
+    let r = icp2c(
+        &["run", "--trace", "--lang", "fin", "-"],
+        program.as_bytes(),
+    );
+    assert_eq!(r.status, 0, "{}", text(&r.stderr));
+    let trace = text(&r.stderr);
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "Turn 1 W: n a1 checks turn 2  a1 holds nW: places nothing; stacks W [] B []",
+            "Turn 2 W: n a2 checks turn 3  places nW on a2; stacks W [] B []",
+            "Turn 3 W: n b3 checks turn 4  b3 is a hole: places nothing; stacks W [] B []",
+        ],
+        "{trace}"
+    );
 }

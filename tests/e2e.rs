@@ -8,8 +8,8 @@
 //! - each is compiled to C (`cc -std=c99 -Wall -Wextra -Wpedantic -Werror`)
 //!   and to Rust (`rustc -D warnings`), and both must match the interpreter
 //!   byte for byte: standard output, standard error and exit status;
-//! - the acceptance cases of `../shared/conformance/<suite>`, when present,
-//!   run in the interpreter (the acceptance suite runs them compiled).
+//! - the acceptance cases of `../shared/conformance/<suite>` run in
+//!   tests/acceptance.rs, which reports a missing folder as ignored.
 
 mod support;
 
@@ -191,17 +191,5 @@ fn every_example_has_expected_output() {
         for case in (lang.examples)() {
             assert!(case.want_out.is_some(), "{} has no .out file", case.name);
         }
-    }
-}
-
-#[test]
-fn acceptance_cases_run_in_the_interpreter() {
-    for lang in &LANGUAGES {
-        let dir = format!("../shared/conformance/{}", lang.folder);
-        let failures: Vec<String> = cases(&[&dir], lang.language.extension())
-            .iter()
-            .filter_map(|case| expected(case, &interpret(&program(lang, case), case)))
-            .collect();
-        assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     }
 }

@@ -109,7 +109,9 @@ fn check_language(language: Language, ext: &str) {
         let lines: String = recording
             .steps
             .iter()
-            .map(|s| format!("{}\n", s.trace))
+            .map(|s| &s.trace)
+            .chain(&recording.end)
+            .map(|line| format!("{line}\n"))
             .collect();
         assert_eq!(lines, String::from_utf8_lossy(&trace), "{what}");
         let mut board = start(&recording);
@@ -334,6 +336,9 @@ fn finvara_recordings_show_holes_and_stacks() {
     let first = &recording.steps[0];
     assert_eq!(first.stacks.as_ref().unwrap()[0].top, vec![40]);
     assert_eq!(first.stacks.as_ref().unwrap()[0].depth, 1);
+    // The trace's closing line: how the game ended.
+    let end = recording.end.as_deref().unwrap_or_default();
+    assert!(end.starts_with("end: "), "{end:?}");
     assert!(
         first
             .changes

@@ -268,6 +268,11 @@ test("the board view shows Finvara's holes and stacks", async () => {
   assert.match(await page.textContent('#stacks [data-side=white]'), /\(2\): \[5 -1\]/);
   assert.match(await page.textContent('#stacks [data-side=black]'), /\(1\): \[1\]/);
   assert.equal(await page.textContent('#board-output'), '5\n');
+  // At the end, the trace's closing line says how the game ended.
+  await page.click('#step-last');
+  const trace = native(['run', '--trace', 'examples/countdown.fin'], '5\n').stderr.trimEnd().split('\n');
+  assert.match(trace.at(-1), /^end: /);
+  assert.equal(await page.textContent('#step-trace'), trace.slice(-2).join('\n'));
   await page.close();
 });
 

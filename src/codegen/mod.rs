@@ -181,7 +181,7 @@ pub struct Unsupported {
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.target, self.layout) {
-            (Target::C, Layout::Crate) => write!(f, "--crate needs --target rust"),
+            (Target::C, Layout::Crate) => write!(f, "a crate is Rust: there is no C crate"),
             (target, _) => write!(
                 f,
                 "icp2c cannot compile {} to {} yet",

@@ -180,6 +180,54 @@ pub fn render_styled(
     out
 }
 
+/// What a message without a place in a source text is: [`render_message`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageKind {
+    /// `error: …`: icp2c gives up (a file it cannot read or write, a
+    /// refused combination of options).
+    Error,
+    /// `warning: …`.
+    Warning,
+    /// `note: …`: information, e.g. the language a file is read as.
+    Note,
+}
+
+/// One line, `error: MESSAGE` (or `warning:`, `note:`), for a problem that
+/// has no place in a source text: a file that cannot be read or written, a
+/// refused option. In colour when `colour` is true, styled as
+/// [`render_styled`] styles a diagnostic's headline, so that every line
+/// icp2c writes about a problem looks alike. Control characters in
+/// `message` are shown as their pictures; the text ends with one `\n`.
+pub fn render_message(kind: MessageKind, message: &str, colour: bool) -> String {
+    let severity = match kind {
+        MessageKind::Error => cs::Severity::Error,
+        MessageKind::Warning => cs::Severity::Warning,
+        MessageKind::Note => cs::Severity::Note,
+    };
+    let message = printable(message.to_string());
+    let plain = || {
+        let word = match kind {
+            MessageKind::Error => "error",
+            MessageKind::Warning => "warning",
+            MessageKind::Note => "note",
+        };
+        format!("{word}: {message}\n")
+    };
+    if !colour {
+        return plain();
+    }
+    let file = SimpleFile::new("", "");
+    let diagnostic = cs::Diagnostic::<()>::new(severity).with_message(message.clone());
+    let mut ansi = term::termcolor::Ansi::new(Vec::new());
+    match term::emit_to_write_style(&mut ansi, &term::Config::default(), &file, &diagnostic) {
+        Ok(()) => match String::from_utf8(ansi.into_inner()) {
+            Ok(text) => format!("{}\n", text.trim_end_matches('\n')),
+            Err(_) => plain(),
+        },
+        Err(_) => plain(),
+    }
+}
+
 /// Whether `c` may not be shown as it is: a control character other than
 /// a line feed or a tab.
 fn hidden(c: char) -> bool {
@@ -388,5 +436,21 @@ mod tests {
             caret_line.chars().position(|c| c == '^'),
             "the caret stays under the character:\n{text}"
         );
+    }
+
+    #[test]
+    fn messages_without_a_place_are_one_line_coloured_as_diagnostics() {
+        let plain = render_message(MessageKind::Error, "cannot read a\u{1b}b: gone", false);
+        assert_eq!(plain, "error: cannot read a\u{241b}b: gone\n");
+        let note = render_message(MessageKind::Note, "read as Finvara", false);
+        assert_eq!(note, "note: read as Finvara\n");
+        let coloured = render_message(MessageKind::Error, "cannot read x", true);
+        assert!(coloured.starts_with("\u{1b}["), "{coloured:?}");
+        assert!(coloured.contains("error"), "{coloured:?}");
+        assert!(
+            coloured.ends_with("cannot read x\u{1b}[0m\n"),
+            "{coloured:?}"
+        );
+        assert_eq!(coloured.matches('\n').count(), 1);
     }
 }

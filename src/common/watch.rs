@@ -117,6 +117,9 @@ pub struct Recording {
     pub start: Vec<(i64, i64, Content)>,
     /// The steps, in the order they ran.
     pub steps: Vec<Step>,
+    /// The trace's closing line, when the language writes one after the
+    /// steps (Finvara: how the game ended, `end: …`), without the newline.
+    pub end: Option<String>,
     /// Everything the program wrote on standard output.
     pub output: Vec<u8>,
     /// How the run ended, as `icp2c run --max-steps N` reports it.

@@ -373,7 +373,9 @@ function renderStep() {
   ui.scrub.value = String(replay.at);
   ui.stepCount.dataset.at = String(replay.at);
   const step = replay.step;
-  ui.stepTrace.textContent = step ? step[1] : 'The start: no statement has run yet.';
+  let trace = step ? step[1] : 'The start: no statement has run yet.';
+  if (replay.at === replay.length && replay.rec.end) trace += `\n${replay.rec.end}`;
+  ui.stepTrace.textContent = trace;
   ui.boardOutput.textContent = replay.outputSoFar;
   if (step) {
     const line = editor.state.doc.line(Math.min(step[0], editor.state.doc.lines));

@@ -68,11 +68,21 @@ fn execute(
     loop {
         // §5.4: checked before every move, and before the first.
         match game.game_over() {
-            Ok(true) => return Outcome::Halted,
+            Ok(true) => {
+                if let Some(w) = watch.as_deref_mut() {
+                    let _ = output.flush();
+                    w.game_over(losers(program, game.board()));
+                }
+                return Outcome::Halted;
+            }
             Ok(false) => {}
             Err(e) => return Outcome::RuntimeError(e.to_string()),
         }
         let Some(m) = program.moves.get(pc) else {
+            if let Some(w) = watch.as_deref_mut() {
+                let _ = output.flush();
+                w.moves_ran_out();
+            }
             return Outcome::Halted;
         };
         if max_steps.is_some_and(|max| steps >= max) {
@@ -112,12 +122,66 @@ fn execute(
                 square,
                 target,
             } => {
+                let before = watch.as_ref().map(|_| game.board().to_vec());
                 game.place(m.colour.index(), kind, square);
-                if let Some(w) = watch.as_deref_mut() {
-                    w.after(game, m, &[], true, false);
+                if let (Some(w), Some(before)) = (watch.as_deref_mut(), before) {
+                    w.after(game, m, &before, true, false);
                 }
                 pc = target;
             }
         }
     }
+}
+
+/// Which players have lost on `board` (§5.4), White first, each with the
+/// reason (`it has no royal piece`, `its royal pieces are all
+/// attacked`); for the trace's last line.
+///
+/// The runtime answers only whether the game is over, so each colour is
+/// asked about on its own: on a copy of the board where that colour's
+/// pieces keep their squares and royalty but can attack nothing (an empty
+/// notation, a kind of their own), the other colour cannot have lost but
+/// by having no royal piece (seen on the board itself), so the game is
+/// over exactly when that colour has lost. Attacks do not depend on the
+/// attacked pieces' kinds (§5.4), so the answer is the real game's.
+pub fn losers(program: &Program, board: &[i32]) -> [Option<&'static str>; 2] {
+    let kinds = runtime_kinds(program);
+    let n = kinds.len() as i32;
+    let royal = |cell: i32| cell > 0 && kinds[((cell - 1) / 2) as usize].royal;
+    let has_royal = |colour: i32| board.iter().any(|&c| royal(c) && (c - 1) % 2 == colour);
+    let idle: Vec<i32> = vec![0, fin_board::OP_END];
+    let mut all = kinds.clone();
+    all.extend(kinds.iter().map(|k| fin_board::Kind {
+        code: [&idle, &idle],
+        ..*k
+    }));
+    let mut out = [None; 2];
+    for colour in 0..2i32 {
+        let other = 1 - colour;
+        if !has_royal(colour) {
+            out[colour as usize] = Some("it has no royal piece");
+            continue;
+        }
+        if !has_royal(other) {
+            // The other colour has lost; with no royal piece of its own to
+            // keep the copied game going, this colour's attacked royals
+            // cannot be asked about: it is not named.
+            continue;
+        }
+        let cells: Vec<i32> = board
+            .iter()
+            .map(|&c| {
+                if c > 0 && (c - 1) % 2 == colour {
+                    fin_board::piece(n + (c - 1) / 2, colour)
+                } else {
+                    c
+                }
+            })
+            .collect();
+        let mut copy = Game::new(&all, program.width, program.height, &cells);
+        if copy.game_over().unwrap_or(false) {
+            out[colour as usize] = Some("its royal pieces are all attacked");
+        }
+    }
+    out
 }

@@ -4,9 +4,14 @@
 //! - `--trace`: one line per move executed (a move skipped by §5.1 is not
 //!   executed): its source text, then `valid` or `invalid` (with `, skips
 //!   the next move` when both stacks' tops are non-zero), the pieces it
-//!   took (`takes rB c3`), a piece lost in a hole (`falls into a hole`),
+//!   took (`takes rB c3`), a promotion (`becomes qW`), a piece lost in a
+//!   hole (`falls into a hole`),
 //!   and both stacks' tops (`stacks W [3 4] B []`, bottom to top, the last
-//!   [`STACK_SHOWN`] numbers);
+//!   [`STACK_SHOWN`] numbers); a `checks turn` says whether it put a piece
+//!   down (`places pW on b2`, `b5 holds nW: places nothing`, `b3 is a
+//!   hole: places nothing`); a last line says how the run ended (`end:
+//!   Black has lost: its royal pieces are all attacked (§5.4)`, `end: the
+//!   moves ran out (§5)`);
 //! - `--board`: the grid as the program draws it (§3: `+--+` rules, `##`
 //!   holes, a symbol and `W` or `B` for a piece; rows named by letters,
 //!   the highest on top; columns numbered below), then both stacks.
@@ -51,6 +56,8 @@ pub struct Recorder<'a> {
     cells: Vec<i32>,
     /// The steps so far.
     steps: Vec<watch::Step>,
+    /// The trace's closing line, once written.
+    end: Option<String>,
     /// The program's standard output so far.
     output: &'a RefCell<Vec<u8>>,
 }
@@ -102,6 +109,7 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         record: Some(Recorder {
             cells: program.cells.clone(),
             steps: Vec::new(),
+            end: None,
             output: &output,
         }),
     };
@@ -112,7 +120,11 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         options.max_steps,
         Some(&mut watch),
     );
-    let steps = watch.record.take().map(|r| r.steps).unwrap_or_default();
+    let (steps, end) = watch
+        .record
+        .take()
+        .map(|r| (r.steps, r.end))
+        .unwrap_or_default();
     drop(watch);
     let start = occupied(&program.cells, program.width)
         .into_iter()
@@ -125,6 +137,7 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         },
         start,
         steps,
+        end,
         output: output.into_inner(),
         outcome,
     }
@@ -194,7 +207,7 @@ impl<'a> Watch<'a> {
         let mut parts = Vec::new();
         let width = self.program.width;
         match m.action {
-            Action::Step { from, .. } => {
+            Action::Step { from, to, .. } => {
                 parts.push(
                     match (valid, skips) {
                         (true, _) => "valid",
@@ -219,18 +232,34 @@ impl<'a> Watch<'a> {
                 if !taken.is_empty() {
                     parts.push(format!("takes {}", taken.join(", ")));
                 }
-                let count = |cells: &[i32]| cells.iter().filter(|&&c| c == mover).count();
-                if valid && mover > 0 && count(now) < count(before) {
+                // A valid move leaves the mover (promoted or not) on its
+                // destination, unless a hole swallowed it on the way.
+                let landed = now
+                    .get(to)
+                    .is_some_and(|&c| c > 0 && mover > 0 && (c - 1) % 2 == (mover - 1) % 2);
+                if valid && landed && now.get(to).is_some_and(|&c| c != mover) {
+                    let promoted = now.get(to).copied().unwrap_or(EMPTY);
+                    parts.push(format!("becomes {}", self.cell(promoted).trim_end()));
+                }
+                if valid && mover > 0 && !landed {
                     parts.push("falls into a hole (§4)".to_string());
                 }
             }
+            // §5.3: a piece is put only on an empty square; the jump is
+            // made either way.
             Action::Place { square, .. } => {
-                let placed = game.board().get(square).copied().unwrap_or(EMPTY);
-                parts.push(format!(
-                    "places {} on {}",
-                    self.cell(placed).trim_end(),
-                    square_name(square, width)
-                ));
+                let name = square_name(square, width);
+                match before.get(square).copied().unwrap_or(EMPTY) {
+                    EMPTY => {
+                        let placed = game.board().get(square).copied().unwrap_or(EMPTY);
+                        parts.push(format!("places {} on {name}", self.cell(placed).trim_end()));
+                    }
+                    HOLE => parts.push(format!("{name} is a hole: places nothing")),
+                    held => parts.push(format!(
+                        "{name} holds {}: places nothing",
+                        self.cell(held).trim_end()
+                    )),
+                }
             }
         }
         parts.push(format!("stacks {}", stacks(game)));
@@ -241,6 +270,40 @@ impl<'a> Watch<'a> {
         }
         if self.board {
             self.picture(game);
+        }
+    }
+
+    /// The trace's last line when the game is over (§5.4): who lost
+    /// (`losers`, White first, from [`super::interp::losers`]) and why.
+    pub fn game_over(&mut self, losers: [Option<&str>; 2]) {
+        if !self.trace {
+            return;
+        }
+        let text = match losers {
+            [Some(w), Some(b)] if w == b => format!(
+                "White and Black have lost: {}",
+                w.replace("it has", "they have").replace("its", "their")
+            ),
+            [Some(w), Some(b)] => format!("White has lost: {w}; Black has lost: {b}"),
+            [Some(w), None] => format!("White has lost: {w}"),
+            [None, Some(b)] => format!("Black has lost: {b}"),
+            [None, None] => "a player has lost".to_string(),
+        };
+        self.closing(format!("end: {text} (§5.4)"));
+    }
+
+    /// Writes the trace's closing line, and keeps it in a recording.
+    fn closing(&mut self, line: String) {
+        let _ = writeln!(self.out, "{line}");
+        if let Some(record) = self.record.as_mut() {
+            record.end = Some(line);
+        }
+    }
+
+    /// The trace's last line when the program ran past its last move.
+    pub fn moves_ran_out(&mut self) {
+        if self.trace {
+            self.closing("end: the moves ran out (§5)".to_string());
         }
     }
 

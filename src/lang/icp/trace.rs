@@ -87,6 +87,7 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         shape: Shape::Unbounded,
         start: Vec::new(),
         steps,
+        end: None,
         output: output.into_inner(),
         outcome,
     }
@@ -432,6 +433,9 @@ impl<'a> Watch<'a> {
     fn draw(&self, pieces: &[(i64, i64, Colour, Kind, NameId)]) -> String {
         let n = pieces.len();
         let plural = if n == 1 { "" } else { "s" };
+        if n == 0 {
+            return "board: empty\n".to_string();
+        }
         let Some((rmin, rmax, cmin, cmax)) = window(pieces) else {
             let mut out = format!("board: {n} piece{plural}, too far apart to draw:\n");
             out.push_str(&self.list(pieces));

@@ -331,16 +331,17 @@ pub fn run(
 /// Runs `source` step by step for the board view ([`Program::record`]),
 /// with `input` and at most `max_steps` steps:
 ///
-/// `{"ok":true,"width":W,"height":H,"contents":[C…],"start":[[R,K,I]…],
-/// "steps":[[LINE,TRACE,OUT,[R,K,B,A,…],STACKS]…],"stdout":S,"stderr":S,
-/// "status":N}`. `width` and `height` are 0 for InfChessPro's unbounded
+/// `{"ok":true,"width":W,"height":H,"start":[[R,K,I]…],"steps":[[LINE,
+/// TRACE,OUT,[R,K,B,A,…],STACKS]…],"contents":[C…],"stdout":S,"stderr":S,
+/// "end":S|null,"status":N}`. `width` and `height` are 0 for InfChessPro's unbounded
 /// board. Squares hold indices into `contents`: 0 empty, 1 a hole, then
 /// pieces as `[SIDE,SYMBOL,NAME]` (`"w"`/`"b"`, the kind's letter, the
 /// name). `start` lists the squares that hold something at the start (row,
 /// col, content); each step its source line, its `--trace` line, the bytes
 /// of output written by its end, its changes as flat quadruples (row,
 /// col, content before, content after) and, for Finvara, both stacks as
-/// `[[DEPTH,[TOP…]],[DEPTH,[TOP…]]]` (else `null`). Coordinates and stack
+/// `[[DEPTH,[TOP…]],[DEPTH,[TOP…]]]` (else `null`); `end` is the trace's
+/// closing line after the steps, or `null`. Coordinates and stack
 /// numbers beyond 2^53 are strings. CHEG has no board to record:
 /// `{"ok":false,"error":S}`.
 pub fn record(
@@ -475,6 +476,11 @@ fn recording_json(recording: &Recording) -> String {
         .key("stdout")
         .string(&String::from_utf8_lossy(&recording.output));
     j.raw(",").key("stderr").string(&report(&recording.outcome));
+    j.raw(",").key("end");
+    match &recording.end {
+        Some(line) => j.string(line),
+        None => j.raw("null"),
+    };
     j.raw(",")
         .key("status")
         .int(i64::from(recording.outcome.exit_status()));
