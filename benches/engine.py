@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""CHEG engine benchmark (issue 12, spec/cheg.md §7.4), measured side by side.
+"""CHEG engine benchmark (spec/cheg.md §7.4, §7.5), measured side by side.
 
     python3 benches/engine.py            full run (a few minutes on an idle 2-core machine)
     python3 benches/engine.py --quick    perft 5, shallower searches
@@ -19,8 +19,19 @@ It builds icp2c (release), compiles examples/krk.cheg to C (`cc -std=c99
      quiescence search explodes; 2 less with --quick) and on two KRK
      positions where the program runs at every node: generated C against
      the interpreter (nodes as the engine reports them, §11.20).
-  3. the compile itself: icp2c to C plus `cc -O2`, on each example (target:
+  3. the transposition table (§7.5): nodes and time to depth 6 and 8 on
+     the KQK, KRK and Kiwipete positions, with the table (Hash 16) against
+     without it (Hash 0), by the C engine; the answers must be identical
+     (target: at least 2x fewer nodes at depth 8 in KRK);
+  4. bounded searches: Kiwipete to depth 4 (target: under 1 s), and the
+     positions of 200 seeded random games (20 to 400 plies, python-chess)
+     at depth 1 (target: none over 1 s);
+  5. the compile itself: icp2c to C plus `cc -O2`, on each example (target:
      under 2 s).
+
+Searches are sent over UCI as `position …` and `go depth N` and end at the
+end of the input (a `quit` would stop the search, §7.5); `time` and `nps`
+are masked when engines are compared.
 
 Prints PASS/MISS for each target. Exit status 1 only when a build fails
 or the engines disagree on a count.
@@ -28,6 +39,8 @@ or the engines disagree on a count.
 
 import argparse
 import os
+import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -59,6 +72,21 @@ def timed(cmd, stdin=None):
     if p.returncode != 0:
         sys.exit(f"engine.py: {' '.join(cmd)} failed ({p.returncode}): {p.stderr[:400]}")
     return t, p.stdout
+
+
+def masked(text):
+    """UCI output without the fields that depend on the clock."""
+    return re.sub(r" (time|nps) \d+", "", text)
+
+
+def last_info(out):
+    """(depth, score, nodes, ms, first pv move) of the last info line, and the bestmove."""
+    info = [l for l in out.splitlines() if l.startswith("info depth")][-1]
+    words = info.split()
+    get = lambda key: words[words.index(key) + 1]
+    score = " ".join(words[words.index("score") + 1:words.index("score") + 3])
+    best = [l for l in out.splitlines() if l.startswith("bestmove")][-1]
+    return int(get("depth")), score, int(get("nodes")), int(get("time")), best
 
 
 def stockfish():
@@ -123,11 +151,11 @@ def main():
         ratios = []
         for name, fen, full_depth in POSITIONS:
             depth = max(3, full_depth - 2) if a.quick else full_depth
-            session = f"position fen {fen}\ngo depth {depth}\nquit\n"
+            session = f"position fen {fen}\ngo depth {depth}\n"
             tc, oc = timed([c_exe], session)
             ti, oi = timed(interp, session)
             info = [l for l in oc.splitlines() if l.startswith("info depth")]
-            if oc != oi or not info:
+            if masked(oc) != masked(oi) or not info:
                 print(f"  {name}: the C engine and the interpreter differ:\n{oc}\n{oi}")
                 failed = True
                 continue
@@ -136,6 +164,61 @@ def main():
             print(f"  {name:<10} {depth:>5} {nodes:>10} {tc:8.3f} {ti:9.3f} {nodes / tc / 1e6:8.2f} {nodes / ti / 1e6:11.2f} {ti / tc:8.2f}")
         if ratios:
             print(f"  the compiled engine is {statistics.median(ratios):.2f}x the interpreter's speed (median)")
+
+        print("== the transposition table: go depth N with Hash 16 against Hash 0 (C engine)")
+        kqk_c = os.path.join(work, "kqk_c")
+        subprocess.run([icp2c, os.path.join(ROOT, "examples", "kqk.cheg"), "-o", kqk_c + ".c"], check=True)
+        subprocess.run(["cc", "-std=c99", "-O2", kqk_c + ".c", "-o", kqk_c], check=True)
+        table_cases = [("kqk", kqk_c, "8/8/8/4k3/8/8/8/3QK3 w - - 0 1"),
+                       ("krk", c_exe, "8/8/8/4k3/8/8/8/R3K3 w - - 0 1"),
+                       ("kiwipete", c_exe, POSITIONS[1][1])]
+        print(f"  {'position':<10} {'depth':>5} {'nodes, table':>13} {'no table':>11} {'ratio':>6} "
+              f"{'s, table':>9} {'no table':>9} {'answer':<40}")
+        for name, exe, fen in table_cases:
+            for depth in ((4, 6) if a.quick else (6, 8)):
+                runs = {}
+                for hash_mb in (16, 0):
+                    session = f"setoption name Hash value {hash_mb}\nposition fen {fen}\ngo depth {depth}\n"
+                    t, out = timed([exe], session)
+                    runs[hash_mb] = (t, last_info(out))
+                (t16, i16), (t0, i0) = runs[16], runs[0]
+                same = (i16[0], i16[1], i16[4]) == (i0[0], i0[1], i0[4])
+                if not same:
+                    print(f"  {name} depth {depth}: the answers differ: {i16} / {i0}")
+                    failed = True
+                ratio = i0[2] / max(i16[2], 1)
+                target = ""
+                if name == "krk" and depth == 8:
+                    target = f"  {'PASS' if ratio >= 2 else 'MISS'} (target >= 2x fewer nodes)"
+                print(f"  {name:<10} {depth:>5} {i16[2]:>13} {i0[2]:>11} {ratio:>6.2f} {t16:>9.3f} {t0:>9.3f} "
+                      f"{i16[1] + ' ' + i16[4]:<40}{target}", flush=True)
+
+        print("== bounded searches")
+        t, out = timed([c_exe], f"position fen {POSITIONS[1][1]}\ngo depth 4\n")
+        print(f"  kiwipete depth 4: {t:.3f} s ({last_info(out)[2]} nodes)   {'PASS' if t < 1 else 'MISS'} (target < 1 s)")
+        try:
+            import chess
+        except ImportError:
+            chess = None
+            print("  python-chess is not installed (bash benches/setup.sh installs it): random sample skipped")
+        if chess:
+            rng = random.Random(1973)
+            worst, total, count = (0.0, ""), 0.0, 0
+            for _ in range(200):
+                board = chess.Board()
+                for _ in range(rng.randint(20, 400)):
+                    moves = list(board.legal_moves)
+                    if not moves:
+                        break
+                    board.push(rng.choice(moves))
+                if board.is_game_over():
+                    continue
+                t, _ = timed([c_exe, "--fen", board.fen(), "--depth", "1"])
+                total += t
+                count += 1
+                worst = max(worst, (t, board.fen()))
+            print(f"  random games: {count} positions at depth 1, mean {total / max(count, 1):.4f} s, "
+                  f"slowest {worst[0]:.3f} s ({worst[1]})   {'PASS' if worst[0] < 1 else 'MISS'} (target < 1 s)")
 
         print("== compile: icp2c to C plus cc -O2")
         for ex in sorted(f for f in os.listdir(os.path.join(ROOT, "examples")) if f.endswith(".cheg")):

@@ -3,10 +3,11 @@
 # the build needs: Debian's `stockfish` package (apt-get, with sudo when not
 # root) and PyPI's `chess` (python-chess) in a virtual environment at
 # benches/.venv. Safe to run again: it installs only what is missing.
-# Usage: bash benches/setup.sh   (prints the python to use on its last line)
+# Usage: bash benches/setup.sh [--python-only]   (prints the python to use
+# on its last line; --python-only skips Stockfish, which the tests do not use)
 set -euo pipefail
 cd "$(dirname "$0")"
-if ! command -v stockfish >/dev/null && [ ! -x /usr/games/stockfish ]; then
+if [ "${1:-}" != --python-only ] && ! command -v stockfish >/dev/null && [ ! -x /usr/games/stockfish ]; then
   echo "installing stockfish (Debian package)" >&2
   if [ "$(id -u)" = 0 ]; then
     apt-get install -y stockfish >&2 || { apt-get update >&2 && apt-get install -y stockfish >&2; }

@@ -117,6 +117,13 @@ trait AnyProgram: fmt::Debug + Send + Sync {
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
     fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording>;
+    fn run_live(
+        &self,
+        input: Box<dyn BufRead + Send>,
+        output: &mut dyn Write,
+        errors: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError>;
     fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported>;
     fn ir(&self) -> &dyn Any;
 }
@@ -142,6 +149,16 @@ impl<L: Lang + 'static> AnyProgram for Held<L> {
 
     fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording> {
         L::record(&self.0, input, options)
+    }
+
+    fn run_live(
+        &self,
+        input: Box<dyn BufRead + Send>,
+        output: &mut dyn Write,
+        errors: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        L::run_live(&self.0, input, output, errors, options)
     }
 
     fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported> {
@@ -221,6 +238,24 @@ impl Program {
             ..options.clone()
         };
         self.inner.run(input, output, errors, &options)
+    }
+
+    /// [`Program::run_with`] on a live input taken by value (standard
+    /// input): a language that reads its input while it works may read it
+    /// on a thread of its own (a CHEG engine answers `stop` and `isready`
+    /// during a search, CHEG §7.5); the others read it as `run_with` does.
+    pub fn run_live(
+        &self,
+        input: Box<dyn BufRead + Send>,
+        output: &mut dyn Write,
+        errors: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        let options = RunOptions {
+            no_opt: options.no_opt || self.no_opt,
+            ..options.clone()
+        };
+        self.inner.run_live(input, output, errors, &options)
     }
 
     /// Interprets the program with no language options: `max_steps`

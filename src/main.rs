@@ -214,6 +214,18 @@ enum Command {
         #[arg(long, value_name = "FEN", help_heading = "CHEG engine")]
         fen: Option<String>,
 
+        /// CHEG: moves played from --fen first, in UCI form, blank-separated
+        /// in one argument; the positions they pass through are the game's
+        /// history (a draw where the search meets them again, CHEG §7.5).
+        /// Example: --moves "e1f1 e5e4"
+        #[arg(
+            long,
+            value_name = "MOVES",
+            help_heading = "CHEG engine",
+            allow_hyphen_values = true
+        )]
+        moves: Option<String>,
+
         /// CHEG: search depth in plies, 1-20 (default 4).
         #[arg(long, value_name = "N", help_heading = "CHEG engine")]
         depth: Option<String>,
@@ -333,6 +345,7 @@ fn main() -> ExitCode {
             board,
             glyphs,
             fen,
+            moves,
             depth,
             perft,
             no_endgame,
@@ -340,7 +353,13 @@ fn main() -> ExitCode {
             // The engine options, in the engine's own command-line form
             // (CHEG §7.4); a language without them refuses any.
             let mut args = Vec::new();
-            for (flag, value) in [("--fen", fen), ("--depth", depth), ("--perft", perft)] {
+            let options = [
+                ("--fen", fen),
+                ("--moves", moves),
+                ("--depth", depth),
+                ("--perft", perft),
+            ];
+            for (flag, value) in options {
                 if let Some(value) = value {
                     args.extend([flag.to_string(), value]);
                 }
@@ -358,6 +377,7 @@ fn main() -> ExitCode {
                     board,
                     glyphs: glyphs.resolve(),
                     no_opt: cli.no_opt || cli.opt_level == 0,
+                    source_name: String::new(),
                 },
                 lang,
             )
@@ -727,9 +747,10 @@ fn run(
     let Some(program) = check_as(&src, path, lang) else {
         return ExitCode::from(REJECTED);
     };
-    let stdin = io::stdin();
-    let mut input: Box<dyn io::BufRead> = match input_file {
-        None => Box::new(BufReader::with_capacity(1 << 16, stdin.lock())),
+    // Taken by value (`Send`): a language may read it on a thread of its
+    // own while it works (a CHEG engine's `stop` during a search).
+    let input: Box<dyn io::BufRead + Send> = match input_file {
+        None => Box::new(BufReader::with_capacity(1 << 16, io::stdin())),
         Some(file) => match std::fs::File::open(file) {
             Ok(f) => Box::new(BufReader::with_capacity(1 << 16, f)),
             Err(e) => {
@@ -740,7 +761,11 @@ fn run(
     };
     let mut output = io::stdout().lock();
     let mut errors = io::stderr().lock();
-    match program.run_with(&mut input, &mut output, &mut errors, &options) {
+    let options = RunOptions {
+        source_name: src.name.clone(),
+        ..options
+    };
+    match program.run_live(input, &mut output, &mut errors, &options) {
         Ok(outcome) => report(&outcome),
         Err(UsageError(message)) => {
             error(&message);

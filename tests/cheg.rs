@@ -30,8 +30,19 @@ fn program(name: &str) -> Program {
 
 /// Runs the engine: (status, stdout, stderr).
 fn engine(program: &Program, args: &[&str], input: &str) -> (i32, String, String) {
+    named_engine(program, "", args, input)
+}
+
+/// Runs the engine read from `source_name` (its `id name`).
+fn named_engine(
+    program: &Program,
+    source_name: &str,
+    args: &[&str],
+    input: &str,
+) -> (i32, String, String) {
     let options = RunOptions {
         args: args.iter().map(|s| s.to_string()).collect(),
+        source_name: source_name.to_string(),
         ..RunOptions::default()
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
@@ -139,27 +150,32 @@ fn the_program_changes_the_answer() {
 #[test]
 fn uci_transcript_with_a_program() {
     let program = program("kqk");
-    let (status, out, err) = engine(
+    let (status, out, err) = named_engine(
         &program,
+        "examples/kqk.cheg",
         &[],
-        "uci\nisready\nposition fen 8/8/8/4k3/8/8/8/3QK3 w - - 0 1 moves e1e2\ngo depth 2\nquit\n",
+        "uci\nisready\nposition fen 8/8/8/4k3/8/8/8/3QK3 w - - 0 1 moves e1e2\ngo depth 2\n",
     );
     assert_eq!((status, err.as_str()), (0, ""));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
-        lines[..6],
+        lines[..9],
         [
-            "id name icp2c CHEG engine",
+            "id name kqk (icp2c CHEG engine)",
             "id author icp2c",
             "option name Depth type spin default 4 min 1 max 20",
             "option name Endgame type check default true",
+            "option name Hash type spin default 16 min 1 max 1024",
+            "option name Threads type spin default 1 min 1 max 1",
+            "option name Ponder type check default false",
             "uciok",
             "readyok",
         ]
     );
-    assert!(lines[6].starts_with("info depth 2 score "), "{out}");
-    assert!(lines[7].starts_with("bestmove e5"), "{out}");
-    assert_eq!(lines.len(), 8);
+    assert!(lines[9].starts_with("info depth 1 score "), "{out}");
+    assert!(lines[10].starts_with("info depth 2 score "), "{out}");
+    assert!(lines[11].starts_with("bestmove e5"), "{out}");
+    assert_eq!(lines.len(), 12);
 }
 
 #[test]
@@ -468,10 +484,11 @@ fn cli_runs_an_engine_and_refuses_what_does_not_fit() {
     // UCI through the CLI.
     let (status, out, _) = icp2c(
         &["run", "examples/kqk.cheg"],
-        "uci\nisready\nposition startpos moves e2e4\ngo depth 2\nquit\n",
+        "uci\nisready\nposition startpos moves e2e4\ngo depth 2\n",
     );
     assert_eq!(status, 0);
-    assert!(out.contains("uciok\nreadyok\ninfo depth 2 score "), "{out}");
+    assert!(out.contains("uciok\nreadyok\ninfo depth 1 score "), "{out}");
+    assert!(out.contains("\ninfo depth 2 score "), "{out}");
     assert!(
         out.lines().last().unwrap().starts_with("bestmove "),
         "{out}"
@@ -516,18 +533,25 @@ fn answers_as_the_interpreter(exe: &std::path::Path, program: &Program, name: &s
     for (args, input) in runs {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let ran = support::run_exe(exe, &args, input.as_bytes());
-        let (status, out, err) = engine(program, &args, input);
+        let (status, out, err) = named_engine(program, &format!("{name}.cheg"), &args, input);
         assert_eq!(
             (
                 ran.status,
-                String::from_utf8_lossy(&ran.stdout),
+                String::from_utf8_lossy(&support::uci_masked(&ran.stdout)).into_owned(),
                 String::from_utf8_lossy(&ran.stderr)
             ),
-            (status, out.into(), err.into()),
+            (
+                status,
+                String::from_utf8_lossy(&support::uci_masked(out.as_bytes())).into_owned(),
+                err.into()
+            ),
             "{name} {args:?}"
         );
     }
 }
+
+/// The KQK start of the history queries.
+const KQK_START: &str = "8/8/8/4k3/8/8/8/3QK3 w - - 0 1";
 
 /// The queries every generated engine must answer as the interpreter does:
 /// the examples' answers, perft, `--no-endgame`, and each kind of
@@ -563,17 +587,55 @@ fn engine_queries(name: &str) -> Vec<Vec<String>> {
             "--perft",
             "2",
         ]),
+        // The game history (§7.5): moves, their errors, perft after them.
+        owned(&[
+            "--fen",
+            KQK_START,
+            "--moves",
+            "e1f1 e5e4 f1e1 e4e5",
+            "--depth",
+            "2",
+        ]),
+        owned(&[
+            "--fen",
+            KQK_START,
+            "--moves",
+            "e1f1  e5e4\te4e4",
+            "--depth",
+            "2",
+        ]),
+        owned(&[
+            "--fen",
+            KQK_START,
+            "--moves",
+            "e1f1 e5e4 \u{1b}",
+            "--perft",
+            "1",
+        ]),
+        owned(&["--fen", KQK_START, "--moves", "", "--perft", "2"]),
+        owned(&["--fen", KQK_START, "--moves", "d1d8 e5e4", "--perft", "2"]),
+        owned(&["--fen", KQK_START, "--moves", "e1f1", "--moves", "e5e4"]),
+        owned(&["--fen", KQK_START, "--moves"]),
+        owned(&["--moves", "e1f1"]),
+        owned(&["--help"]),
+        owned(&["--fen", KQK_START, "-h"]),
     ]);
     queries
 }
 
-/// A UCI session with every command, good and bad (§7.4).
+/// A UCI session with every command, good and bad (§7.4, §7.5): limits
+/// by depth and nodes, a game history, the options. It ends at the end of
+/// its input, not with `quit`: a `quit` read during a search stops it,
+/// and when a piped engine reads it depends on timing.
 const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ngo depth 2\n\
     go perft 2\nsetoption name Depth value 2\nsetoption name Endgame value false\ngo\n\
     setoption name Endgame value true\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo\n\
     bogus command \u{7f}\nposition fen 8/8 w\nposition startpos moves e2e5\ngo depth 0\n\
     go perft 99\nsetoption name Foo value 1\nsetoption name\nucinewgame\nd extra\n\n   \t\n\
-    position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\nd\nquit\nisready\n";
+    setoption name Hash value 1\nsetoption name Threads value 1\nsetoption name Ponder value true\n\
+    position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1 moves e1d1 e5d5 d1e1 d5e5\ngo depth 4\n\
+    go nodes 3000\ngo depth 3 nodes 100\ngo nodes 0\nsetoption name Hash value 0\ngo depth 3\n\
+    go depth 21\ngo nodes x\nposition fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\nd\n";
 
 /// Generated C (`cc` with the strict flags, and with ASan/UBSan when the
 /// compiler has them) answers every query and a UCI session as the

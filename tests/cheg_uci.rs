@@ -23,18 +23,53 @@ impl Endgame for NoProgram {
     }
 }
 
-/// Runs the engine's main; returns (status, stdout, stderr).
-fn run(args: &[&str], input: &str) -> (i32, String, String) {
+/// Runs the engine's main (named `test`) on `input` read in place;
+/// returns (status, stdout, stderr).
+fn run_bytes(args: &[&str], input: &[u8]) -> (i32, String, String) {
     let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-    let mut input = input.as_bytes();
+    let mut input = input;
+    let mut commands = uci::LineReader::new(&mut input);
     let mut output = Vec::new();
     let mut errors = Vec::new();
-    let status = uci::main(&args, &NoProgram, &mut input, &mut output, &mut errors);
+    let status = uci::main(
+        "test",
+        &args,
+        &NoProgram,
+        &mut commands,
+        &uci::SystemClock::new(),
+        &mut output,
+        &mut errors,
+    );
     (
         status,
         String::from_utf8(output).unwrap(),
         String::from_utf8(errors).unwrap(),
     )
+}
+
+fn run(args: &[&str], input: &str) -> (i32, String, String) {
+    run_bytes(args, input.as_bytes())
+}
+
+/// `text` with the `time` and `nps` fields of its `info` lines removed:
+/// the only fields that may differ between two runs (§7.5).
+fn masked(text: &str) -> String {
+    text.lines()
+        .map(|line| {
+            let mut words: Vec<&str> = line.split(' ').collect();
+            if words.first() == Some(&"info") {
+                let mut i = 0;
+                while i + 1 < words.len() {
+                    if words[i] == "time" || words[i] == "nps" {
+                        words.drain(i..i + 2);
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            words.join(" ") + "\n"
+        })
+        .collect()
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -136,7 +171,7 @@ fn no_legal_move() {
     );
     assert_eq!(status, 0);
     assert_eq!(
-        out,
+        masked(&out),
         "info depth 3 score mate -1 nodes 1\nbestmove 0000\n\
          info depth 4 score cp 0 nodes 1\nbestmove 0000\n"
     );
@@ -173,9 +208,12 @@ fn uci_handshake_and_perft() {
     assert_eq!(status, 0);
     assert_eq!(err, "");
     let mut want = String::from(
-        "id name icp2c CHEG engine\nid author icp2c\n\
+        "id name test (icp2c CHEG engine)\nid author icp2c\n\
          option name Depth type spin default 4 min 1 max 20\n\
-         option name Endgame type check default true\nuciok\nreadyok\n",
+         option name Endgame type check default true\n\
+         option name Hash type spin default 16 min 1 max 1024\n\
+         option name Threads type spin default 1 min 1 max 1\n\
+         option name Ponder type check default false\nuciok\nreadyok\n",
     );
     // §7.2 order: K, Q, B, N, N2, pawns h … a.
     for mv in [
@@ -211,7 +249,10 @@ fn uci_errors_change_nothing() {
          setoption name Depth value 0\n\
          setoption name Depth value 21\n\
          setoption name Endgame value maybe\n\
-         setoption name Hash value 16\n\
+         setoption name Hash value 1025\n\
+         setoption name Threads value 2\n\
+         setoption name Ponder value maybe\n\
+         setoption name Colour value white\n\
          setoption\n\
          go depth 0\n\
          go depth 99999999999999999999\n\
@@ -231,7 +272,9 @@ fn uci_errors_change_nothing() {
         .iter()
         .filter(|l| l.starts_with("info string error: "))
         .count();
-    assert_eq!(errors, 17, "{out}");
+    assert_eq!(errors, 20, "{out}");
+    // A refused `go` still answers (§7.5); a refused `go perft` does not.
+    assert_eq!(out.matches("bestmove 0000\n").count(), 2, "{out}");
     // The position is still the one after e2e4.
     assert!(
         out.contains(
@@ -258,13 +301,8 @@ fn uci_display() {
 
 #[test]
 fn uci_end_of_input_and_invalid_utf8() {
-    let args: Vec<String> = Vec::new();
-    let mut input: &[u8] = b"isready\n\xff\xfe\nisready";
-    let mut output = Vec::new();
-    let mut errors = Vec::new();
-    let status = uci::main(&args, &NoProgram, &mut input, &mut output, &mut errors);
+    let (status, out, _) = run_bytes(&[], b"isready\n\xff\xfe\nisready");
     assert_eq!(status, 0);
-    let out = String::from_utf8(output).unwrap();
     assert!(
         out.starts_with("readyok\ninfo string error: unknown command"),
         "{out}"
@@ -376,15 +414,19 @@ fn uci_go_transcript() {
     let (status, out, _) = run(
         &[],
         "uci\nisready\nsetoption name Endgame value false\n\
-         position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 3 wtime 1000 btime 1000\nquit\n",
+         position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo depth 3 wtime 100000 btime 100000\n",
     );
     assert_eq!(status, 0);
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
     assert!(n >= 2, "{out}");
-    // 28670 is mate in 1 (§11.20).
+    // 28670 is mate in 1 (§11.20); one line per depth (§7.5).
     assert!(
         lines[n - 2].starts_with("info depth 3 score mate 1 nodes "),
+        "{out}"
+    );
+    assert!(
+        lines[n - 4].starts_with("info depth 1 score mate 1 nodes "),
         "{out}"
     );
     assert!(lines[n - 2].ends_with(" pv d1d8"), "{out}");

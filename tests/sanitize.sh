@@ -13,7 +13,9 @@
 # 2. A batch of random programs of both languages, the same way (the
 #    differential test with ICP2C_SANITIZE=1); the CHEG engines of the
 #    examples and of random programs, with random UCI sessions, the same
-#    way (tests/cheg.rs, tests/cheg_differential.rs), and valgrind on one.
+#    way (tests/cheg.rs, tests/cheg_differential.rs), the engines playing
+#    (tests/cheg_play.rs: stop, isready and quit during a search, limits,
+#    long lines), and valgrind on one.
 # 3. valgrind (memcheck, leaks included) on a sample, built without
 #    sanitizers.
 # 4. Stress: coordinates at the signed 64-bit edges and huge relative
@@ -225,6 +227,12 @@ if ICP2C_SANITIZE=1 ICP2C_CHEG_PROGRAMS="${SANITIZE_PROGRAMS:-40}" \
   :
 else
   fail "CHEG engines under sanitizers"
+fi
+echo "== sanitizers: CHEG engines playing (stop, isready, quit during a search; limits; long lines)"
+if ICP2C_SANITIZE=1 cargo test --quiet --test cheg_play 2>&1 | tail -5; then
+  :
+else
+  fail "CHEG engines playing under sanitizers"
 fi
 if command -v valgrind > /dev/null; then
   "$icp2c" examples/krk.cheg -o "$work/krk.c"

@@ -52,6 +52,10 @@ pub struct RunOptions {
     /// language's optimiser (InfChessPro's, issue 13); a traced run is
     /// never optimised (it shows every statement).
     pub no_opt: bool,
+    /// The program's name as diagnostics show it (`examples/krk.cheg`,
+    /// `<stdin>`), for a language whose programs announce themselves (a
+    /// CHEG engine's UCI `id name`); may be empty.
+    pub source_name: String,
 }
 
 /// How `--trace` and `--board` draw a piece.
@@ -137,6 +141,22 @@ pub trait Lang {
     ) -> Option<Recording> {
         let _ = (program, input, options);
         None
+    }
+
+    /// [`Lang::run`] on a live input taken by value (standard input, a
+    /// pipe from a GUI), for a language that reads its input while it
+    /// works: a CHEG engine reads its commands on a thread of its own, so
+    /// that `stop` reaches a running search (CHEG §7.5). The default runs
+    /// [`Lang::run`] on it.
+    fn run_live(
+        program: &Self::Program,
+        input: Box<dyn BufRead + Send>,
+        output: &mut dyn Write,
+        errors: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        let mut input = input;
+        Self::run(program, &mut input, output, errors, options)
     }
 
     /// Generates `request.target` laid out as `request.layout`: one file

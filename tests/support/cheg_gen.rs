@@ -431,9 +431,12 @@ pub fn cheg_position(rng: &mut Rng) -> String {
 }
 
 /// A random UCI session (§7.4): good commands, bad ones, garbage bytes,
-/// invalid UTF-8, non-ASCII white space, illegal moves, huge numbers.
+/// invalid UTF-8, non-ASCII white space, illegal moves, huge numbers. No
+/// `quit` after a search: a `quit` read during a search stops it (§7.5),
+/// and when a piped engine reads it depends on timing.
 pub fn uci_session(rng: &mut Rng) -> Vec<u8> {
     let mut out: Vec<u8> = Vec::new();
+    let mut searched = false;
     for _ in 0..rng.range(1, 12) {
         let line: Vec<u8> = match rng.below(22) {
             0 => b"uci".to_vec(),
@@ -457,8 +460,10 @@ pub fn uci_session(rng: &mut Rng) -> Vec<u8> {
             18 => (0..rng.below(40)).map(|_| rng.below(256) as u8).collect(),
             19 => vec![b'x'; 100_000],
             20 => b"ucinewgame".to_vec(),
+            _ if searched => b"isready".to_vec(),
             _ => b"quit".to_vec(),
         };
+        searched |= line.starts_with(b"go") && !line.starts_with(b"go perft");
         out.extend_from_slice(&line);
         out.push(b'\n');
     }

@@ -222,3 +222,42 @@ pub fn show(bytes: &[u8]) -> String {
         s.into_owned()
     }
 }
+
+/// A CHEG engine's UCI output as the back ends must agree on it (§7.5):
+/// the `time` and `nps` fields of `info` lines removed (the only fields
+/// that depend on the clock), and the `readyok` lines moved to the end (an
+/// `isready` that arrives during a search is answered at once, so where
+/// its answer lands among the search's lines depends on timing).
+pub fn uci_masked(output: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(output);
+    let mut out = String::new();
+    let mut ready = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim_end_matches('\n') == "readyok" {
+            ready += 1;
+            continue;
+        }
+        if line.starts_with("info ") {
+            let mut words: Vec<&str> = line.split(' ').collect();
+            let mut i = 0;
+            while i + 1 < words.len() {
+                if words[i] == "time" || words[i] == "nps" {
+                    words.drain(i..i + 2);
+                } else {
+                    i += 1;
+                }
+            }
+            let masked = words.join(" ");
+            out.push_str(&masked);
+            if line.ends_with('\n') && !masked.ends_with('\n') {
+                out.push('\n');
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    for _ in 0..ready {
+        out.push_str("readyok\n");
+    }
+    out.into_bytes()
+}

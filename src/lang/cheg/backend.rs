@@ -72,6 +72,8 @@ struct ProgramView {
     lines: String,
     user_vars: usize,
     cases: Vec<CaseView>,
+    /// The engine's name (`id name`), a string literal's body.
+    name: String,
 }
 
 /// Generated Rust: one file with the runtime inlined (`single_file`), or a
@@ -113,6 +115,7 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
         )
         .join("\n"),
         user_vars: program.user_vars.len(),
+        name: codegen::escape::rust_string(&super::engine_name(source_name)),
         cases: program
             .statements
             .iter()

@@ -8,7 +8,7 @@ use super::runtime::chess::{Position, display};
 use super::runtime::engine::{self, EntrySpec, Error, Invocation, Step, Then, Value};
 use super::runtime::uci;
 use std::cell::RefCell;
-use std::io::{BufRead, Write};
+use std::io::Write;
 
 /// The program as the engine sees it: the IR, its `ENTRY` lines in the
 /// runtime's form, and its literals as values.
@@ -197,18 +197,35 @@ impl engine::Endgame for Interpreter<'_> {
     }
 }
 
+/// Where a run's engine reads its commands and the time (§7.5).
+pub struct Host<'h> {
+    /// The UCI commands.
+    pub commands: &'h mut dyn uci::Commands,
+    /// The clock of time-limited searches.
+    pub clock: &'h dyn uci::Clock,
+}
+
 /// Runs the engine with the program built in, as `icp2c run PROG.cheg
-/// ARGS` (§7.4). Returns the exit status (0, 1 runtime error §9, 2 bad FEN
-/// or usage).
+/// ARGS` (§7.4, §7.5); `name` is the engine's (`id name`). Returns the
+/// exit status (0, 1 runtime error §9, 2 bad FEN, move or usage).
 pub fn run(
     program: &ir::Program,
+    name: &str,
     args: &[String],
-    input: &mut dyn BufRead,
+    host: Host<'_>,
     output: &mut dyn Write,
     errors: &mut dyn Write,
 ) -> i32 {
     let interpreter = Interpreter::new(program);
-    uci::main(args, &interpreter, input, output, errors)
+    uci::main(
+        name,
+        args,
+        &interpreter,
+        host.commands,
+        host.clock,
+        output,
+        errors,
+    )
 }
 
 /// [`run`] for `icp2c run --trace` and `--board` (issue 14), both on
@@ -217,10 +234,12 @@ pub fn run(
 /// the subroutines it calls) as `root LINE: TEXT`; with `board`, the
 /// position of a `--fen` query before its search, drawn as the UCI
 /// command `d` draws it (in UCI mode, `d` itself is the way).
+#[allow(clippy::too_many_arguments)]
 pub fn run_watched(
     program: &ir::Program,
+    name: &str,
     args: &[String],
-    input: &mut dyn BufRead,
+    host: Host<'_>,
     output: &mut dyn Write,
     errors: &mut dyn Write,
     trace: bool,
@@ -241,7 +260,15 @@ pub fn run_watched(
         out: &shared,
         trace,
     };
-    uci::main(args, &traced, input, output, &mut Shared(&shared))
+    uci::main(
+        name,
+        args,
+        &traced,
+        host.commands,
+        host.clock,
+        output,
+        &mut Shared(&shared),
+    )
 }
 
 /// The interpreter, reporting the statements it executes at the root.

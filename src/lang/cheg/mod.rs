@@ -27,6 +27,7 @@ use super::{Lang, RunOptions, UsageError};
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
+use runtime::uci;
 use std::io::{BufRead, Write};
 
 /// A program that passed every check, with the warnings found on the way
@@ -46,10 +47,15 @@ impl Lang for Cheg {
     }
 
     /// Runs the engine with the program built in, as a generated engine
-    /// runs (§7.4): `options.args` are the engine's arguments (`--fen FEN
-    /// [--depth N] [--no-endgame] [--perft N]`), or none for UCI on
-    /// `input`/`output`. `--max-steps` is refused: an engine's work is
-    /// bounded by its depth, and each invocation by §5.2's limit.
+    /// runs (§7.4, §7.5): `options.args` are the engine's arguments
+    /// (`--fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft
+    /// N]`), or none for UCI on `input`/`output`; `options.source_name`
+    /// names it (`id name`, [`engine_name`]). UCI commands are read in
+    /// place: a command that arrives during a search is read when the
+    /// search next looks (an input held in memory is all there;
+    /// [`Lang::run_live`] reads a live one on a thread). `--max-steps` is
+    /// refused: an engine's work is bounded by its depth, and each
+    /// invocation by §5.2's limit.
     fn run(
         program: &ir::Program,
         input: &mut dyn BufRead,
@@ -57,28 +63,22 @@ impl Lang for Cheg {
         errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
-        if options.max_steps.is_some() {
-            return Err(UsageError(
-                "--max-steps is not for CHEG engines: a search is bounded by --depth (§7.3) and each invocation by 1,000,000 statements (§5.2)".into(),
-            ));
-        }
-        let status = if options.trace || options.board {
-            interp::run_watched(
-                program,
-                &options.args,
-                input,
-                output,
-                errors,
-                options.trace,
-                options.board,
-            )
-        } else {
-            interp::run(program, &options.args, input, output, errors)
-        };
-        Ok(match status {
-            0 => Outcome::Halted,
-            s => Outcome::Reported(u8::try_from(s).unwrap_or(1)),
-        })
+        let mut commands = uci::LineReader::new(input);
+        run_engine(program, &mut commands, output, errors, options)
+    }
+
+    /// [`Lang::run`] with a live input, read on a thread of its own so
+    /// that `stop`, `isready` and `quit` reach a running search at once
+    /// (§7.5), as in a generated engine.
+    fn run_live(
+        program: &ir::Program,
+        input: Box<dyn BufRead + Send>,
+        output: &mut dyn Write,
+        errors: &mut dyn Write,
+        options: &RunOptions,
+    ) -> Result<Outcome, UsageError> {
+        let mut commands = uci::ThreadReader::spawn(input);
+        run_engine(program, &mut commands, output, errors, options)
     }
 
     /// C (one file) and Rust (one file or a crate), the engine runtime
@@ -109,6 +109,76 @@ impl Lang for Cheg {
             }),
         }
     }
+}
+
+/// The engine's name (UCI `id name`, `--help`) for a program read from
+/// `source_name` (as diagnostics show it): its file stem (`krk` for
+/// `examples/krk.cheg`, `<stdin>` for standard input), control characters
+/// shown as `?`; `program` when there is none.
+pub fn engine_name(source_name: &str) -> String {
+    let stem = std::path::Path::new(source_name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = if stem.is_empty() {
+        "program".to_string()
+    } else {
+        stem
+    };
+    stem.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
+/// The clock of the engines `icp2c run` starts: the system's, except in a
+/// WebAssembly build without one, where time limits never expire.
+fn engine_clock() -> Box<dyn uci::Clock> {
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    {
+        Box::new(uci::NoClock)
+    }
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+    {
+        Box::new(uci::SystemClock::new())
+    }
+}
+
+fn run_engine(
+    program: &ir::Program,
+    commands: &mut dyn uci::Commands,
+    output: &mut dyn Write,
+    errors: &mut dyn Write,
+    options: &RunOptions,
+) -> Result<Outcome, UsageError> {
+    if options.max_steps.is_some() {
+        return Err(UsageError(
+            "--max-steps is not for CHEG engines: a search is bounded by --depth (§7.3) and each invocation by 1,000,000 statements (§5.2)".into(),
+        ));
+    }
+    let name = engine_name(&options.source_name);
+    let clock = engine_clock();
+    let host = interp::Host {
+        commands,
+        clock: &*clock,
+    };
+    let status = if options.trace || options.board {
+        interp::run_watched(
+            program,
+            &name,
+            &options.args,
+            host,
+            output,
+            errors,
+            options.trace,
+            options.board,
+        )
+    } else {
+        interp::run(program, &name, &options.args, host, output, errors)
+    };
+    Ok(match status {
+        0 => Outcome::Halted,
+        s => Outcome::Reported(u8::try_from(s).unwrap_or(1)),
+    })
 }
 
 /// Parses, validates and lowers a CHEG source text. Errors: every

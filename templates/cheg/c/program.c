@@ -1,9 +1,20 @@
 /* {{ header }}
  * Build: cc -std=c99 -O2 FILE.c -o engine
- * Run:   ./engine --fen FEN [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
+ * Run:   ./engine --fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
  * The endgame program is the switch in icp_program_step at the end: one
  * case per statement, under its source line; the engine (chess, search,
  * UCI) is the runtime before it. */
+
+/* POSIX where the system has it (poll and read on standard input, the
+ * monotonic clock): the engine then reads stop, isready and quit during a
+ * search (CHEG §7.5). -DICP_NO_POSIX builds plain C99, which reads
+ * commands only between searches. */
+#if !defined(ICP_NO_POSIX) && (defined(__unix__) || defined(__unix) || (defined(__APPLE__) && defined(__MACH__)))
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+#define ICP_POSIX 1
+#endif
 {{ runtime }}
 /* ---- the endgame program ---- */
 
@@ -34,7 +45,7 @@ ICP_LIGHT static int icp_program_step(icp_inv *inv, size_t pc)
 }
 
 static const icp_program icp_the_program = {
-    icp_entries, {{ entries.len() }}, icp_lines, {{ lines.len() }}, {{ user_vars }}, icp_program_step
+    icp_entries, {{ entries.len() }}, icp_lines, {{ lines.len() }}, {{ user_vars }}, icp_program_step, "{{ name }}"
 };
 
 int main(int argc, char **argv)

@@ -1,6 +1,6 @@
 // {{ header }}
 // Build: rustc --edition 2021 -O FILE.rs
-// Run:   ./engine --fen FEN [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
+// Run:   ./engine --fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
 // The endgame program is the match in `step`: one arm per statement, under
 // its source line; the engine (chess, search, UCI) is the runtime below.
 {%- if let Some(runtime) = inline_runtime %}
@@ -12,6 +12,9 @@ mod icp_rt;
 {%- endif %}
 
 use icp_rt::engine as icp_e;
+
+/// The engine's name (UCI `id name`): the program's file stem.
+const ICP_NAME: &str = "{{ name }}";
 
 /// The endgame program: control flow only; every value, condition and
 /// outcome is the runtime's (CHEG §5, §6).
@@ -57,14 +60,20 @@ fn main() {
         .skip(1)
         .map(|a| a.to_string_lossy().into_owned())
         .collect();
-    let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut output = std::io::BufWriter::new(stdout.lock());
+    // Commands are read on a thread of their own, so that `stop` and
+    // `isready` reach a running search (CHEG §7.5); the search runs here.
+    let input = std::io::BufReader::new(std::io::stdin());
+    let mut commands = icp_rt::uci::ThreadReader::spawn(Box::new(input));
+    let clock = icp_rt::uci::SystemClock::new();
     let status = icp_rt::uci::main(
+        ICP_NAME,
         &args,
         &IcpProgram,
-        &mut stdin.lock(),
+        &mut commands,
+        &clock,
         &mut output,
         &mut stderr.lock(),
     );

@@ -296,6 +296,7 @@ pub fn run(
         args: args.lines().map(str::to_string).collect(),
         trace,
         glyphs: Glyphs::Letters,
+        source_name: name.to_string(),
         ..RunOptions::default()
     };
     let mut stdout = Capped::new(MAX_OUTPUT, true);

@@ -32,6 +32,8 @@ struct ProgramView {
     lines: Vec<String>,
     user_vars: usize,
     cases: Vec<CaseView>,
+    /// The engine's name (`id name`), a C string literal's body.
+    name: String,
 }
 
 /// Generated C for `program` (`source_name` goes into the header).
@@ -66,6 +68,11 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
         lines: source_lines(program),
         user_vars: program.user_vars.len(),
         cases: cases(program, body),
+        name: codegen::escape::c_string_chunks(&super::super::engine_name(source_name))
+            .into_iter()
+            .map(|(body, _)| body)
+            .collect::<Vec<_>>()
+            .join("\" \""),
     };
     codegen::render(&view, Syntax::C)
 }

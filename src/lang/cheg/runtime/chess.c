@@ -75,6 +75,8 @@ typedef struct {
     uint8_t castling;
     uint8_t en_passant;
     uint32_t halfmove, fullmove;
+    /* The placement's part of icp_position_key, kept by icp_put. */
+    uint64_t placement_key;
 } icp_position;
 
 #define ICP_MAX_MOVES 256
@@ -93,6 +95,26 @@ static const int icp_bishop_steps[4] = {-17, -15, 15, 17};
 
 static uint64_t icp_knight_attacks[64], icp_king_attacks[64], icp_white_pawn_attacks[64],
     icp_black_pawn_attacks[64], icp_rays[8][64];
+
+/* Hash keys (§7.5), as chess.rs: piece code x square, then the side to
+ * move (Black), the 16 castling-right sets, the 8 en-passant files. */
+#define ICP_ZOBRIST_SIDE 1024
+#define ICP_ZOBRIST_CASTLING 1025
+#define ICP_ZOBRIST_EN_PASSANT 1041
+#define ICP_ZOBRIST_SIZE 1049
+/* The seed of the Zobrist keys (the year of CHEG). */
+#define ICP_ZOBRIST_SEED 1973
+static uint64_t icp_zobrist[ICP_ZOBRIST_SIZE];
+
+/* SplitMix64's output function of x plus the golden-ratio increment: the
+ * generator of every hash key (chess.rs mix64). */
+static uint64_t icp_mix64(uint64_t x)
+{
+    uint64_t z = x + UINT64_C(0x9e3779b97f4a7c15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
 
 static uint8_t icp_to88(int square)
 {
@@ -171,6 +193,8 @@ ICP_COLD static void icp_chess_init(void)
     icp_step_table(icp_king_attacks, icp_king_steps, 8);
     icp_step_table(icp_white_pawn_attacks, white_pawn, 2);
     icp_step_table(icp_black_pawn_attacks, black_pawn, 2);
+    for (sq = 0; sq < ICP_ZOBRIST_SIZE; sq++)
+        icp_zobrist[sq] = icp_mix64((uint64_t)ICP_ZOBRIST_SEED * UINT64_C(0x100000000) + (uint64_t)sq);
     for (d = 0; d < 8; d++)
         for (sq = 0; sq < 64; sq++) {
             int t = sq + (sq & 56) + icp_king_steps[d];
@@ -244,6 +268,10 @@ static void icp_put(icp_position *p, int s88, int code)
     int old = icp_at(p, s88);
     uint64_t b = icp_bit(s88);
     p->board[s88 & 0x7f] = (uint8_t)code;
+    if (old != 0)
+        p->placement_key ^= icp_zobrist[(old & 15) * 64 + icp_from88(s88)];
+    if (code != 0)
+        p->placement_key ^= icp_zobrist[(code & 15) * 64 + icp_from88(s88)];
     p->occupied[0] &= ~b;
     p->occupied[1] &= ~b;
     p->kinds[old & 7] &= ~b;
@@ -1300,6 +1328,58 @@ static uint64_t icp_perft_at(const icp_position *p, unsigned depth)
         total += icp_perft_at(&next, depth - 1);
     }
     return total;
+}
+
+/* The position's hash key (§7.5, chess.rs key): placement, side to move,
+ * castling rights, the en-passant file when there is a square. */
+ICP_UNUSED static uint64_t icp_position_key(const icp_position *p)
+{
+    uint64_t key = p->placement_key ^ icp_zobrist[ICP_ZOBRIST_CASTLING + (p->castling & 15)];
+    if (p->side == ICP_BLACK)
+        key ^= icp_zobrist[ICP_ZOBRIST_SIDE];
+    if (p->en_passant != ICP_NO_SQUARE)
+        key ^= icp_zobrist[ICP_ZOBRIST_EN_PASSANT + (p->en_passant & 7)];
+    return key;
+}
+
+/* True when the side to move has a legal en-passant capture. */
+ICP_UNUSED static int icp_en_passant_capturable(const icp_position *p)
+{
+    icp_move_list moves;
+    int i;
+    if (p->en_passant == ICP_NO_SQUARE)
+        return 0;
+    icp_generate(p, &moves);
+    for (i = 0; i < moves.count; i++)
+        if (icp_to88(moves.moves[i].to) == p->en_passant && (icp_at(p, icp_to88(moves.moves[i].from)) & 7) == ICP_PAWN)
+            return 1;
+    return 0;
+}
+
+/* The key of the position as the game history compares positions (§7.5):
+ * the en-passant file only when an en-passant capture is legal. */
+ICP_UNUSED static uint64_t icp_repetition_key(const icp_position *p)
+{
+    uint64_t key = icp_position_key(p);
+    if (p->en_passant != ICP_NO_SQUARE && !icp_en_passant_capturable(p))
+        key ^= icp_zobrist[ICP_ZOBRIST_EN_PASSANT + (p->en_passant & 7)];
+    return key;
+}
+
+/* True when a and b are the same position of a game (§7.5): placement,
+ * side, castling rights, the en-passant square only when it can be taken. */
+ICP_UNUSED static int icp_same_game_position(const icp_position *a, const icp_position *b)
+{
+    int ea = icp_en_passant_capturable(a) ? a->en_passant : ICP_NO_SQUARE;
+    int eb = icp_en_passant_capturable(b) ? b->en_passant : ICP_NO_SQUARE;
+    return memcmp(a->board, b->board, sizeof a->board) == 0 && a->side == b->side && a->castling == b->castling &&
+           ea == eb;
+}
+
+/* True when mv is a capture or a pawn move (§7.5). */
+ICP_UNUSED static int icp_is_irreversible(const icp_position *p, icp_move mv)
+{
+    return icp_is_capture(p, mv) || (mv.from < 64 && (icp_at(p, icp_to88(mv.from)) & 7) == ICP_PAWN);
 }
 
 /* Leaf nodes of the legal move tree to depth (§7.4; depth 0 is 1). */

@@ -322,6 +322,58 @@ fn colour_bit(colour: Colour) -> u8 {
     }
 }
 
+// ------------------------------------------------------- hash keys (§7.5)
+
+/// The generator of every hash key (the transposition table, the game
+/// history, §7.5): SplitMix64's output function applied to `x` plus the
+/// golden-ratio increment. The C runtime has the same function, so keys,
+/// table slots and node counts agree between the back ends.
+pub const fn mix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Where the side, castling and en-passant keys start in [`ZOBRIST`]:
+/// before them, one key per (piece code 0–15, public square).
+const ZOBRIST_SIDE: usize = 1024;
+const ZOBRIST_CASTLING: usize = 1025;
+const ZOBRIST_EN_PASSANT: usize = 1041;
+const ZOBRIST_SIZE: usize = 1049;
+/// The seed of the Zobrist keys (the year of CHEG).
+const ZOBRIST_SEED: u64 = 1973;
+
+const fn zobrist_table() -> [u64; ZOBRIST_SIZE] {
+    let mut table = [0u64; ZOBRIST_SIZE];
+    let mut i = 0;
+    while i < ZOBRIST_SIZE {
+        table[i] = mix64(
+            ZOBRIST_SEED
+                .wrapping_mul(0x1_0000_0000)
+                .wrapping_add(i as u64),
+        );
+        i += 1;
+    }
+    table
+}
+
+/// Zobrist keys: piece code × square, the side to move (Black), the 16
+/// castling-right sets, the 8 en-passant files.
+const ZOBRIST: [u64; ZOBRIST_SIZE] = zobrist_table();
+
+fn zobrist(index: usize) -> u64 {
+    ZOBRIST.get(index).copied().unwrap_or(0)
+}
+
+/// The key of `code` (0: empty, no key) on the 0x88 square `s88`.
+fn zobrist_piece(code: u8, s88: u8) -> u64 {
+    if code == 0 {
+        return 0;
+    }
+    zobrist(usize::from(code & 15) * 64 + usize::from(from88(s88) & 63))
+}
+
 /// Castling rights that survive a move touching the square (0x88): a king or
 /// rook leaving its home square, or a rook captured on it, loses them.
 fn castle_keep(s88: u8) -> u8 {
@@ -357,6 +409,8 @@ pub struct Position {
     en_passant: Option<u8>,
     halfmove: u32,
     fullmove: u32,
+    /// The placement's part of [`Position::key`], kept by `put`.
+    placement_key: u64,
 }
 
 /// Where generated moves go: a list, or a counter (perft's last ply).
@@ -465,6 +519,7 @@ impl Position {
             en_passant: None,
             halfmove: 0,
             fullmove: 1,
+            placement_key: 0,
         }
     }
 
@@ -476,6 +531,7 @@ impl Position {
     fn put(&mut self, s88: u8, code: u8) {
         let old = self.at(s88);
         self.board[usize::from(s88 & 0x7f)] = code;
+        self.placement_key ^= zobrist_piece(old, s88) ^ zobrist_piece(code, s88);
         let b = bit(s88);
         self.occupied[0] &= !b;
         self.occupied[1] &= !b;
@@ -1509,6 +1565,72 @@ impl Position {
             promotion,
         };
         self.is_legal(mv).then_some(mv)
+    }
+}
+
+impl Position {
+    /// The position's hash key (the transposition table, §7.5): the
+    /// placement, the side to move, the castling rights and the file of
+    /// the en-passant square when there is one. The move counters are not
+    /// in it: no value depends on them.
+    pub fn key(&self) -> u64 {
+        let castling = zobrist(ZOBRIST_CASTLING + usize::from(self.castling & 15));
+        let mut key = self.placement_key ^ castling;
+        if self.side == Colour::Black {
+            key ^= zobrist(ZOBRIST_SIDE);
+        }
+        if let Some(ep) = self.en_passant {
+            key ^= zobrist(ZOBRIST_EN_PASSANT + usize::from(ep & 7));
+        }
+        key
+    }
+
+    /// The key of the position as the game history compares positions
+    /// (§7.5): [`Position::key`], with the en-passant file only when an
+    /// en-passant capture is legal.
+    pub fn repetition_key(&self) -> u64 {
+        let mut key = self.key();
+        if let Some(ep) = self.en_passant {
+            if !self.en_passant_capturable() {
+                key ^= zobrist(ZOBRIST_EN_PASSANT + usize::from(ep & 7));
+            }
+        }
+        key
+    }
+
+    /// True when the side to move has a legal en-passant capture.
+    pub fn en_passant_capturable(&self) -> bool {
+        let Some(ep) = self.en_passant else {
+            return false;
+        };
+        let mut moves = Vec::with_capacity(64);
+        self.generate(&mut moves);
+        moves
+            .iter()
+            .any(|m| to88(m.to) == ep && self.at(to88(m.from)) & 7 == PAWN)
+    }
+
+    /// True when `self` and `other` are the same position of a game
+    /// (§7.5): placement, side to move, castling rights, and the
+    /// en-passant square only when an en-passant capture is legal.
+    pub fn same_game_position(&self, other: &Position) -> bool {
+        let ep = |p: &Position| {
+            if p.en_passant_capturable() {
+                p.en_passant
+            } else {
+                None
+            }
+        };
+        self.board == other.board
+            && self.side == other.side
+            && self.castling == other.castling
+            && ep(self) == ep(other)
+    }
+
+    /// True when `mv` is a capture or a pawn move: a move after which no
+    /// earlier position of the game can come back (§7.5).
+    pub fn is_irreversible(&self, mv: Move) -> bool {
+        self.is_capture(mv) || (mv.from < 64 && self.at(to88(mv.from)) & 7 == PAWN)
     }
 }
 

@@ -761,17 +761,20 @@ ICP_LIGHT static icp_value icp_pawn_groups(const icp_node *node)
 }
 
 /* Static evaluation (§6.2): material, side to move minus the other. */
-static int64_t icp_static_eval(const icp_node *node)
+static int64_t icp_static_value(const icp_position *p)
 {
-    int me = icp_mover(node), c;
+    int me = icp_side_to_move(p), c;
     int64_t worth[2];
-    for (c = 0; c < 2; c++) {
-        const icp_position *p = &node->position;
+    for (c = 0; c < 2; c++)
         worth[c] = (int64_t)icp_count(p, c, ICP_PAWN) * 128 + (int64_t)icp_count(p, c, ICP_KNIGHT) * 384 +
                    (int64_t)icp_count(p, c, ICP_BISHOP) * 400 + (int64_t)icp_count(p, c, ICP_ROOK) * 640 +
                    (int64_t)icp_count(p, c, ICP_QUEEN) * 1152;
-    }
     return worth[me] - worth[1 - me];
+}
+
+static int64_t icp_static_eval(const icp_node *node)
+{
+    return icp_static_value(&node->position);
 }
 
 /* The board move of a move value if it is legal here (§11.2). */
@@ -947,18 +950,81 @@ typedef struct {
     size_t statement_count;
     size_t user_vars;
     int (*step)(icp_inv *inv, size_t pc);
+    /* The engine's name (UCI id name): the program's file stem. */
+    const char *name;
 } icp_program;
 
-/* A plan (§6.4): the tag's statement and the plan variable. */
+/* A plan (§6.4): the tag's statement, the plan variable, and the plan's
+ * part of the transposition table's node keys (icp_plan_key). */
 typedef struct {
     int active;
     size_t tag;
     icp_value value;
+    uint64_t key;
 } icp_plan;
+
+/* How many nodes and program statements a search runs between two
+ * questions to its watch (§7.5). */
+#define ICP_POLL_INTERVAL 256
+/* The deepest search (§7.3). */
+#define ICP_MAX_DEPTH 20
+/* DEPTHs below this keep a principal variation and killer moves. */
+#define ICP_MAX_PLY 64
+
+/* One completed depth (§7.5: one UCI info line). */
+typedef struct {
+    unsigned depth;
+    int64_t score;
+    uint64_t nodes;
+    int pv_len;
+    const icp_move *pv;
+} icp_report;
+
+/* The caller's eyes on a running search (engine.rs Watch): poll is asked
+ * every ICP_POLL_INTERVAL nodes and statements (nonzero stops the search
+ * at once); completed is told each completed depth (zero: no next one).
+ * NULL: a search that only its limits end. */
+typedef struct icp_watch {
+    int (*poll)(struct icp_watch *watch);
+    int (*completed)(struct icp_watch *watch, const icp_report *report);
+} icp_watch;
+
+/* The game history (§7.5, engine.rs History), sorted by key. */
+typedef struct {
+    uint64_t key;
+    icp_position position;
+} icp_history_entry;
+
+typedef struct {
+    icp_history_entry *entries;
+    size_t count;
+} icp_history;
+
+/* The transposition table (§7.5, engine.rs Table): count entries of three
+ * words (key, value, move | plies + 2 << 16 | DEPTH << 24 | bound << 32 |
+ * generation << 40). */
+typedef struct {
+    uint64_t *slots;
+    size_t count;
+    uint64_t generation;
+} icp_table;
 
 typedef struct {
     const icp_program *program;
     uint64_t nodes;
+    /* go nodes N: no node beyond it. */
+    uint64_t node_limit;
+    icp_watch *watch;
+    unsigned ticks;
+    icp_table *table;
+    const icp_history *history;
+    /* The Endgame switch's part of the node keys. */
+    uint64_t endgame_key;
+    /* The principal variation of each node with plies left, by DEPTH. */
+    icp_move pv[ICP_MAX_PLY][ICP_MAX_PLY];
+    int pv_len[ICP_MAX_PLY];
+    /* Two quiet moves per DEPTH that cut off a search (from == to: none). */
+    icp_move killers[ICP_MAX_PLY][2];
 } icp_search;
 
 /* One call frame. */
@@ -1469,6 +1535,9 @@ ICP_LIGHT static icp_value icp_unary(icp_inv *inv, int op, const icp_value *v)
 
 /* ------------------------------------------------------------ the search */
 
+static uint64_t icp_plan_key(int side, size_t tag, const icp_value *value);
+static void icp_tick(icp_search *search);
+
 static int64_t icp_exact(icp_search *search, const icp_position *position, int64_t plies, int64_t depth,
                          icp_plan *plans);
 
@@ -1841,6 +1910,7 @@ ICP_LIGHT ICP_UNUSED static int icp_do_plan(icp_inv *inv, size_t tag, icp_value 
     inv->plans[me].active = 1;
     inv->plans[me].tag = tag;
     inv->plans[me].value = value;
+    inv->plans[me].key = icp_plan_key(me, tag, &value);
     moves = icp_moves_of(inv, &set, always, ICP_ORDER_AS_GIVEN);
     held = icp_set_value(moves);
     icp_drop(&set);
@@ -1995,6 +2065,7 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
     result.move.from = result.move.to = result.move.promotion = 0;
     for (;;) {
         int step;
+        icp_tick(search);
         inv->pc = pc;
         executed++;
         if (executed > ICP_MAX_STATEMENTS) {
@@ -2163,105 +2234,596 @@ ICP_LIGHT static icp_outcome icp_consult(icp_search *search, const icp_node *nod
     }
 }
 
-/* Moves with captures first, otherwise in the order given (stable). */
-static void icp_captures_first(const icp_position *position, icp_move_list *moves)
+/* ------------------------------------------------- history, table, keys */
+
+/* The game that starts at start and plays moves[0..count) (each legal
+ * where it is played): the position after them, and its history (§7.5,
+ * engine.rs History::game). The history's entries are malloc'd. */
+static int icp_history_order(const void *a, const void *b)
 {
-    icp_move_list sorted;
-    int i, n = 0;
+    uint64_t x = ((const icp_history_entry *)a)->key, y = ((const icp_history_entry *)b)->key;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+ICP_COLD ICP_UNUSED static void icp_history_game(const icp_position *start, const icp_move *moves, size_t count,
+                                                 icp_position *out, icp_history *history)
+{
+    icp_position *positions = icp_try_realloc(NULL, count + 1, sizeof *positions);
+    size_t n = 0, i;
+    if (!positions)
+        icp_memory_exhausted();
+    positions[n++] = *start;
+    *out = *start;
+    for (i = 0; i < count; i++) {
+        icp_position next;
+        if (icp_is_irreversible(out, moves[i]))
+            n = 0;
+        icp_play(out, moves[i], &next);
+        *out = next;
+        positions[n++] = next;
+    }
+    n--; /* the root */
+    history->count = n;
+    history->entries = icp_try_realloc(NULL, n, sizeof *history->entries);
+    if (!history->entries)
+        icp_memory_exhausted();
+    for (i = 0; i < n; i++) {
+        history->entries[i].key = icp_repetition_key(&positions[i]);
+        history->entries[i].position = positions[i];
+    }
+    qsort(history->entries, n, sizeof *history->entries, icp_history_order);
+    free(positions);
+}
+
+/* True when position is one of the game's positions (§7.5). */
+static int icp_history_contains(const icp_history *history, const icp_position *position)
+{
+    size_t lo = 0, hi;
+    uint64_t key;
+    if (!history || history->count == 0)
+        return 0;
+    key = icp_repetition_key(position);
+    hi = history->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (history->entries[mid].key < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (; lo < history->count && history->entries[lo].key == key; lo++)
+        if (icp_same_game_position(&history->entries[lo].position, position))
+            return 1;
+    return 0;
+}
+
+/* Bytes one table entry counts for in the size rule (engine.rs). */
+#define ICP_ENTRY_BYTES 24
+#define ICP_BOUND_UPPER 1
+#define ICP_BOUND_LOWER 2
+#define ICP_BOUND_EXACT 3
+
+/* The entries a table of megabytes MB has: the largest power of two whose
+ * entries fit, 0 below two. */
+ICP_UNUSED static size_t icp_table_entries(unsigned megabytes)
+{
+    uint64_t entries = ((uint64_t)megabytes << 20) / ICP_ENTRY_BYTES, power = 1;
+    if (entries < 2)
+        return 0;
+    while (power * 2 <= entries)
+        power *= 2;
+    return (size_t)power == power ? (size_t)power : 0;
+}
+
+/* A table of megabytes MB (0: one that holds nothing); 0 when the memory
+ * cannot be had. */
+ICP_COLD ICP_UNUSED static int icp_table_init(icp_table *table, unsigned megabytes)
+{
+    size_t count = icp_table_entries(megabytes);
+    table->slots = NULL;
+    table->count = 0;
+    table->generation = 0;
+    if (count == 0)
+        return 1;
+    if (count > SIZE_MAX / (3 * sizeof(uint64_t)))
+        return 0;
+    table->slots = calloc(count * 3, sizeof(uint64_t));
+    if (!table->slots)
+        return 0;
+    table->count = count;
+    return 1;
+}
+
+ICP_COLD ICP_UNUSED static void icp_table_free(icp_table *table)
+{
+    free(table->slots);
+    table->slots = NULL;
+    table->count = 0;
+}
+
+/* Starts a search with the table empty: a new generation. */
+static void icp_table_new_search(icp_table *table)
+{
+    if (table->generation >= 255) {
+        if (table->slots)
+            memset(table->slots, 0, table->count * 3 * sizeof(uint64_t));
+        table->generation = 0;
+    }
+    table->generation++;
+}
+
+typedef struct {
+    int64_t value;
+    uint64_t bound;
+    int has_move;
+    icp_move move;
+} icp_entry;
+
+static uint64_t icp_encode_move(int has, icp_move mv)
+{
+    uint64_t promotion = mv.promotion == ICP_QUEEN    ? 1
+                         : mv.promotion == ICP_ROOK   ? 2
+                         : mv.promotion == ICP_BISHOP ? 3
+                         : mv.promotion == ICP_KNIGHT ? 4
+                                                      : 0;
+    if (!has)
+        return 0;
+    return 0x8000 | (uint64_t)(mv.from & 63) | (uint64_t)(mv.to & 63) << 6 | promotion << 12;
+}
+
+static int icp_decode_move(uint64_t bits, icp_move *mv)
+{
+    static const uint8_t kinds[8] = {ICP_NO_KIND, ICP_QUEEN, ICP_ROOK, ICP_BISHOP, ICP_KNIGHT, 0, 0, 0};
+    if (!(bits & 0x8000))
+        return 0;
+    mv->from = (uint8_t)(bits & 63);
+    mv->to = (uint8_t)((bits >> 6) & 63);
+    mv->promotion = kinds[(bits >> 12) & 7];
+    return 1;
+}
+
+static size_t icp_table_bucket(const icp_table *table, uint64_t key)
+{
+    return (size_t)key & (table->count - 1) & ~(size_t)1;
+}
+
+static int icp_table_current(const icp_table *table, const uint64_t *slot)
+{
+    return ((slot[2] >> 40) & 0xff) == table->generation;
+}
+
+/* The entry of the node with key, plies left at depth: 1 if found. */
+static int icp_table_probe(const icp_table *table, uint64_t key, int64_t plies, int64_t depth, icp_entry *out)
+{
+    size_t base, i;
+    if (table->count == 0)
+        return 0;
+    base = icp_table_bucket(table, key);
+    for (i = base; i < base + 2; i++) {
+        const uint64_t *slot = table->slots + 3 * i;
+        uint64_t info = slot[2];
+        if (slot[0] == key && icp_table_current(table, slot) && ((info >> 16) & 0xff) == (uint64_t)(plies + 2) &&
+            ((info >> 24) & 0xff) == (uint64_t)depth) {
+            out->value = icp_wrap(slot[1]);
+            out->bound = (info >> 32) & 3;
+            out->has_move = icp_decode_move(info, &out->move);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void icp_table_store(icp_table *table, uint64_t key, int64_t plies, int64_t depth, int64_t value,
+                            uint64_t bound, int has_move, icp_move mv)
+{
+    uint64_t info, *first, *second, *slot;
+    size_t base;
+    if (table->count == 0 || plies < -1 || plies > 253 || depth < 0 || depth > 255)
+        return;
+    info = icp_encode_move(has_move, mv) | (uint64_t)(plies + 2) << 16 | (uint64_t)depth << 24 | bound << 32 |
+           table->generation << 40;
+    base = icp_table_bucket(table, key);
+    first = table->slots + 3 * base;
+    second = first + 3;
+    if (first[0] == key && icp_table_current(table, first))
+        slot = first;
+    else if (second[0] == key && icp_table_current(table, second))
+        slot = second;
+    else if (!icp_table_current(table, first))
+        slot = first;
+    else if (!icp_table_current(table, second))
+        slot = second;
+    else if ((uint64_t)(plies + 2) >= ((first[2] >> 16) & 0xff))
+        slot = first;
+    else
+        slot = second;
+    slot[0] = key;
+    slot[1] = (uint64_t)value;
+    slot[2] = info;
+}
+
+/* The node's value when the entry settles it in the window. */
+static int icp_entry_cutoff(const icp_entry *e, int64_t alpha, int64_t beta)
+{
+    return e->bound == ICP_BOUND_EXACT || (e->bound == ICP_BOUND_LOWER && e->value >= beta) ||
+           (e->bound == ICP_BOUND_UPPER && e->value <= alpha);
+}
+
+static uint64_t icp_bound(int64_t value, int64_t alpha, int64_t beta)
+{
+    return value <= alpha ? ICP_BOUND_UPPER : value >= beta ? ICP_BOUND_LOWER : ICP_BOUND_EXACT;
+}
+
+static uint64_t icp_piece_code(icp_piece p)
+{
+    return (uint64_t)(p.colour == ICP_BLACK) | (uint64_t)p.kind << 1 | (uint64_t)(p.square & 63) << 4;
+}
+
+/* The hash of a value (§2), engine.rs value_key: its type and contents,
+ * sets element by element, with an explicit stack of sets. */
+ICP_LIGHT static uint64_t icp_value_key(const icp_value *value)
+{
+    typedef struct {
+        const icp_set *set;
+        size_t next;
+    } icp_key_frame;
+    icp_key_frame *stack = NULL;
+    size_t depth = 0, cap = 0;
+    uint64_t h = UINT64_C(0x0c4e619730000000);
+    const icp_value *v = value;
+    for (;;) {
+        if (v) {
+            switch (v->tag) {
+            case ICP_V_UNDEFINED:
+                h = icp_mix64(h ^ 1);
+                break;
+            case ICP_V_LOGICAL:
+                h = icp_mix64(h ^ 2);
+                h = icp_mix64(h ^ (uint64_t)(v->as.logical != 0));
+                break;
+            case ICP_V_INTEGER:
+                h = icp_mix64(h ^ 3);
+                h = icp_mix64(h ^ (uint64_t)v->as.integer);
+                break;
+            case ICP_V_SET:
+                h = icp_mix64(h ^ 4);
+                h = icp_mix64(h ^ (uint64_t)v->as.set->len);
+                if (depth == cap) {
+                    cap = cap ? cap * 2 : 8;
+                    stack = icp_regrow(stack, cap, sizeof *stack);
+                }
+                stack[depth].set = v->as.set;
+                stack[depth].next = 0;
+                depth++;
+                break;
+            case ICP_V_PIECE:
+                h = icp_mix64(h ^ 6);
+                h = icp_mix64(h ^ icp_piece_code(v->as.piece));
+                break;
+            case ICP_V_SQUARE:
+                h = icp_mix64(h ^ 7);
+                h = icp_mix64(h ^ (uint64_t)(v->as.square & 63));
+                break;
+            default: {
+                icp_move mv = icp_board_move(v->as.move);
+                h = icp_mix64(h ^ 8);
+                h = icp_mix64(h ^ icp_piece_code(v->as.move.piece));
+                h = icp_mix64(h ^ (uint64_t)(v->as.move.to & 63));
+                h = icp_mix64(h ^ (icp_encode_move(1, mv) >> 12));
+                break;
+            }
+            }
+            v = NULL;
+        }
+        if (depth == 0)
+            break;
+        if (stack[depth - 1].next < stack[depth - 1].set->len) {
+            v = &stack[depth - 1].set->items[stack[depth - 1].next++];
+        } else {
+            h = icp_mix64(h ^ 5);
+            depth--;
+        }
+    }
+    icp_release(stack);
+    return h;
+}
+
+/* A plan's part of the node keys: its side, its tag, its value. */
+static uint64_t icp_plan_key(int side, size_t tag, const icp_value *value)
+{
+    return icp_mix64(icp_value_key(value) ^ icp_mix64((uint64_t)tag << 1 | (uint64_t)(side & 1)));
+}
+
+/* The key of a quiescence node at depth (no plies, no plans). */
+static uint64_t icp_quiescence_key(const icp_position *position, int64_t depth)
+{
+    return icp_position_key(position) ^ icp_mix64((uint64_t)1 << 32 | ((uint64_t)depth & 0xffffffffu));
+}
+
+static uint64_t icp_node_key(const icp_search *search, const icp_position *position, int64_t plies, int64_t depth,
+                             const icp_plan *plans)
+{
+    uint64_t key = icp_position_key(position) ^
+                   icp_mix64((uint64_t)(plies + 2) << 32 | ((uint64_t)depth & 0xffffffffu)) ^ search->endgame_key;
+    int c;
+    for (c = 0; c < 2; c++)
+        if (plans[c].active)
+            key ^= plans[c].key;
+    return key;
+}
+
+/* ------------------------------------------------------ move ordering */
+
+/* The worth rank of a piece code's kind: pawn 1 ... king 6. */
+static uint32_t icp_kind_rank(int code)
+{
+    switch (code & 7) {
+    case ICP_PAWN:
+        return 1;
+    case ICP_KNIGHT:
+        return 2;
+    case ICP_BISHOP:
+        return 3;
+    case ICP_ROOK:
+        return 4;
+    case ICP_QUEEN:
+        return 5;
+    case ICP_KING:
+        return 6;
+    default:
+        return 0;
+    }
+}
+
+static int icp_same_move(icp_move a, icp_move b)
+{
+    return a.from == b.from && a.to == b.to && a.promotion == b.promotion;
+}
+
+/* A move's place in the search order, engine.rs move_score. */
+static uint32_t icp_move_score(const icp_position *p, icp_move mv, const icp_move *hint, const icp_move killers[2])
+{
+    uint32_t score = 0;
+    if (hint && icp_same_move(mv, *hint))
+        return 0x10000;
+    if (icp_is_capture(p, mv)) {
+        int victim = icp_at(p, icp_to88(mv.to));
+        uint32_t v = victim ? icp_kind_rank(victim) : 1;
+        uint32_t a = icp_kind_rank(icp_at(p, icp_to88(mv.from)));
+        score = 0x1000 + v * 16 + (8 - a);
+    }
+    if (mv.promotion == ICP_QUEEN)
+        score += 0x800;
+    if (score == 0 && killers) {
+        if (killers[0].from != killers[0].to && icp_same_move(killers[0], mv))
+            score = 0x401;
+        else if (killers[1].from != killers[1].to && icp_same_move(killers[1], mv))
+            score = 0x400;
+    }
+    return score;
+}
+
+/* Sorts moves by icp_move_score, greater first, ties in the order given
+ * (a stable insertion sort: the order of Rust's stable sort). */
+static void icp_order_moves(const icp_position *p, icp_move_list *moves, const icp_move *hint,
+                            const icp_move killers[2])
+{
+    uint32_t scores[ICP_MAX_MOVES];
+    int i, j;
     for (i = 0; i < moves->count; i++)
-        if (icp_is_capture(position, moves->moves[i]))
-            sorted.moves[n++] = moves->moves[i];
-    for (i = 0; i < moves->count; i++)
-        if (!icp_is_capture(position, moves->moves[i]))
-            sorted.moves[n++] = moves->moves[i];
-    sorted.count = n;
-    *moves = sorted;
+        scores[i] = icp_move_score(p, moves->moves[i], hint, killers);
+    for (i = 1; i < moves->count; i++) {
+        uint32_t s = scores[i];
+        icp_move m = moves->moves[i];
+        for (j = i; j > 0 && scores[j - 1] < s; j--) {
+            scores[j] = scores[j - 1];
+            moves->moves[j] = moves->moves[j - 1];
+        }
+        scores[j] = s;
+        moves->moves[j] = m;
+    }
+}
+
+/* -------------------------------------------------------- the search */
+
+/* Ends a stopped search: back to its root (engine.rs stop_signal). */
+static void icp_stop(void)
+{
+    longjmp(*icp_error_jump, 2);
+}
+
+/* Counts one tick (a node or a statement); the watch is asked every
+ * ICP_POLL_INTERVAL ticks. */
+static void icp_tick(icp_search *search)
+{
+    search->ticks++;
+    if (search->ticks >= ICP_POLL_INTERVAL) {
+        search->ticks = 0;
+        if (search->watch && search->watch->poll(search->watch))
+            icp_stop();
+    }
+}
+
+/* Counts a node (§11.20), within the node budget. */
+static void icp_enter(icp_search *search)
+{
+    if (search->nodes >= search->node_limit)
+        icp_stop();
+    search->nodes++;
+    icp_tick(search);
+}
+
+static void icp_clear_pv(icp_search *search, int64_t depth)
+{
+    if (depth >= 0 && depth < ICP_MAX_PLY)
+        search->pv_len[depth] = 0;
+}
+
+static void icp_update_pv(icp_search *search, int64_t depth, icp_move mv)
+{
+    int d = (int)depth, n;
+    if (depth < 0 || depth + 1 >= ICP_MAX_PLY)
+        return;
+    n = search->pv_len[d + 1];
+    if (n > ICP_MAX_PLY - 1)
+        n = ICP_MAX_PLY - 1;
+    search->pv[d][0] = mv;
+    memcpy(&search->pv[d][1], search->pv[d + 1], (size_t)n * sizeof(icp_move));
+    search->pv_len[d] = n + 1;
+}
+
+static const icp_move *icp_killers_at(const icp_search *search, int64_t depth)
+{
+    return depth >= 0 && depth < ICP_MAX_PLY ? search->killers[depth] : NULL;
+}
+
+static void icp_add_killer(icp_search *search, int64_t depth, icp_move mv)
+{
+    icp_move *slot;
+    if (depth < 0 || depth >= ICP_MAX_PLY)
+        return;
+    slot = search->killers[depth];
+    if (!(slot[0].from != slot[0].to && icp_same_move(slot[0], mv))) {
+        slot[1] = slot[0];
+        slot[0] = mv;
+    }
 }
 
 static int64_t icp_quiescence(icp_search *search, const icp_position *position, int64_t depth, int64_t alpha,
                               int64_t beta);
 
-/* The quiescence value of a node with legal moves (§7.3 rule 3). */
+/* The quiescence value of a node with legal moves (§7.3 rule 3), the
+ * captures most valuable victim first; *best_move the capture that gave
+ * it, if one did (engine.rs quiescence_moves). */
 static int64_t icp_quiescence_moves(icp_search *search, const icp_position *position, int64_t depth,
-                                    const icp_move_list *moves, int64_t alpha, int64_t beta)
+                                    const icp_move_list *moves, const icp_move *hint, int64_t alpha, int64_t beta,
+                                    int *has_best, icp_move *best_move)
 {
-    icp_node node;
-    int64_t best;
+    icp_move_list captures;
+    int64_t best = icp_static_value(position);
     int i;
-    node.position = *position;
-    node.depth = depth;
-    node.plies = 0;
-    best = icp_static_eval(&node);
+    *has_best = 0;
     if (best > alpha)
         alpha = best;
     if (alpha >= beta)
         return best;
-    for (i = 0; i < moves->count; i++) {
-        if (icp_is_capture(position, moves->moves[i])) {
-            icp_position child;
-            int64_t v;
-            icp_play(position, moves->moves[i], &child);
-            v = icp_wrap_neg(icp_quiescence(search, &child, depth + 1, icp_saturating_neg(beta),
-                                            icp_saturating_neg(alpha)));
-            if (v > best)
-                best = v;
-            if (v > alpha)
-                alpha = v;
-            if (alpha >= beta)
-                break;
+    captures.count = 0;
+    for (i = 0; i < moves->count; i++)
+        if (icp_is_capture(position, moves->moves[i]))
+            captures.moves[captures.count++] = moves->moves[i];
+    icp_order_moves(position, &captures, hint, NULL);
+    for (i = 0; i < captures.count; i++) {
+        icp_position child;
+        int64_t v;
+        icp_play(position, captures.moves[i], &child);
+        v = icp_wrap_neg(
+            icp_quiescence(search, &child, depth + 1, icp_saturating_neg(beta), icp_saturating_neg(alpha)));
+        if (v > best) {
+            best = v;
+            *has_best = 1;
+            *best_move = captures.moves[i];
         }
+        if (v > alpha)
+            alpha = v;
+        if (alpha >= beta)
+            break;
     }
     return best;
+}
+
+/* A quiescence node already counted, through the table. */
+static int64_t icp_quiescence_node(icp_search *search, const icp_position *position, int64_t depth, int64_t alpha,
+                                   int64_t beta)
+{
+    icp_move_list moves;
+    icp_entry entry;
+    icp_move best_move = {0, 0, 0};
+    uint64_t key = icp_quiescence_key(position, depth);
+    int found = icp_table_probe(search->table, key, -1, depth, &entry), has_best;
+    int64_t v;
+    if (found && icp_entry_cutoff(&entry, alpha, beta))
+        return entry.value;
+    icp_generate(position, &moves);
+    if (moves.count == 0)
+        return icp_no_move_value(position, depth);
+    v = icp_quiescence_moves(search, position, depth, &moves, found && entry.has_move ? &entry.move : NULL, alpha,
+                             beta, &has_best, &best_move);
+    icp_table_store(search->table, key, -1, depth, v, icp_bound(v, alpha, beta), has_best, best_move);
+    return v;
 }
 
 static int64_t icp_quiescence(icp_search *search, const icp_position *position, int64_t depth, int64_t alpha,
                               int64_t beta)
 {
-    icp_move_list moves;
-    search->nodes++;
-    icp_generate(position, &moves);
-    if (moves.count == 0)
-        return icp_no_move_value(position, depth);
-    return icp_quiescence_moves(search, position, depth, &moves, alpha, beta);
+    icp_enter(search);
+    return icp_quiescence_node(search, position, depth, alpha, beta);
 }
 
-/* The value of a node (§7.3), fail-soft alpha-beta; see engine.rs. */
+/* The value of a node (§7.3, §7.5), fail-soft alpha-beta through the
+ * table; see engine.rs value. */
 static int64_t icp_value_of(icp_search *search, const icp_position *position, int64_t plies, int64_t depth,
                             const icp_plan *plans, int64_t alpha, int64_t beta)
 {
     icp_move_list moves;
-    int64_t best = INT64_MIN;
-    int i;
-    search->nodes++;
+    icp_entry entry;
+    icp_node node;
+    icp_outcome o;
+    icp_move best_move = {0, 0, 0};
+    const icp_move *hint;
+    int64_t best = INT64_MIN, alpha0 = alpha;
+    uint64_t key;
+    int i, found, has_best = 0;
+    icp_enter(search);
+    icp_clear_pv(search, depth);
+    if (icp_history_contains(search->history, position))
+        return 0;
+    if (plies < 0)
+        return icp_quiescence_node(search, position, depth, alpha, beta);
+    key = icp_node_key(search, position, plies, depth, plans);
+    found = icp_table_probe(search->table, key, plies, depth, &entry);
+    if (found && icp_entry_cutoff(&entry, alpha, beta))
+        return entry.value;
     icp_generate(position, &moves);
     if (moves.count == 0)
         return icp_no_move_value(position, depth);
-    if (plies >= 0) {
-        icp_node node;
-        icp_outcome o;
-        node.position = *position;
-        node.depth = depth;
-        node.plies = plies;
-        o = icp_consult(search, &node, 0, plans);
-        if (o.kind == ICP_OUTCOME_VALUE || o.kind == ICP_OUTCOME_MOVE)
-            return o.value;
+    node.position = *position;
+    node.depth = depth;
+    node.plies = plies;
+    o = icp_consult(search, &node, 0, plans);
+    if (o.kind == ICP_OUTCOME_VALUE || o.kind == ICP_OUTCOME_MOVE) {
+        icp_table_store(search->table, key, plies, depth, o.value, ICP_BOUND_EXACT, 0, best_move);
+        return o.value;
     }
-    if (plies <= 0)
-        return icp_quiescence_moves(search, position, depth, &moves, alpha, beta);
-    icp_captures_first(position, &moves);
+    hint = found && entry.has_move ? &entry.move : NULL;
+    if (plies == 0) {
+        int64_t v = icp_quiescence_moves(search, position, depth, &moves, hint, alpha, beta, &has_best, &best_move);
+        icp_table_store(search->table, key, plies, depth, v, icp_bound(v, alpha0, beta), has_best, best_move);
+        return v;
+    }
+    icp_order_moves(position, &moves, hint, icp_killers_at(search, depth));
     for (i = 0; i < moves.count; i++) {
         icp_position child;
         int64_t v;
         icp_play(position, moves.moves[i], &child);
         v = icp_wrap_neg(icp_value_of(search, &child, plies - 1, depth + 1, plans, icp_saturating_neg(beta),
                                       icp_saturating_neg(alpha)));
-        if (v > best)
-            best = v;
-        if (v > alpha)
+        if (v > best || !has_best) {
+            if (v > best)
+                best = v;
+            has_best = 1;
+            best_move = moves.moves[i];
+        }
+        if (v > alpha) {
             alpha = v;
-        if (alpha >= beta)
+            icp_update_pv(search, depth, moves.moves[i]);
+        }
+        if (alpha >= beta) {
+            if (!icp_is_capture(position, moves.moves[i]))
+                icp_add_killer(search, depth, moves.moves[i]);
             break;
+        }
     }
+    icp_table_store(search->table, key, plies, depth, best, icp_bound(best, alpha0, beta), has_best, best_move);
     return best;
 }
 
@@ -2271,89 +2833,209 @@ static int64_t icp_exact(icp_search *search, const icp_position *position, int64
     return icp_value_of(search, position, plies, depth, plans, INT64_MIN + 1, INT64_MAX);
 }
 
-/* The result of a search from the root (§7.3). */
+/* What a search sets out to do (§7.5): depths 1 ... depth, and no node
+ * beyond nodes (has_nodes). */
+typedef struct {
+    unsigned depth;
+    int has_nodes;
+    uint64_t nodes;
+} icp_limits;
+
+/* The result of a search (§7.3, §7.5), engine.rs SearchResult. */
 typedef struct {
     int has_best;
     icp_move best;
     int64_t score;
     uint64_t nodes;
+    unsigned depth;
+    int pv_len;
+    icp_move pv[ICP_MAX_PLY];
+    int stopped;
 } icp_search_result;
 
-/* The search from the root, below the longjmp target of icp_search_root. */
-ICP_COLD static void icp_search_from_root(const icp_position *position, unsigned depth, const icp_program *program,
-                                          const icp_move_list *moves, icp_search_result *out)
-{
+/* A search's state that outlives a stop (heap, so that longjmp leaves it
+ * defined): the search, the deepest completed depth, the best so far. */
+typedef struct {
     icp_search search;
+    const icp_position *position;
+    icp_move_list moves;
+    int has_done;
+    icp_move done_move;
+    int64_t done_value;
+    unsigned done_depth;
+    int done_pv_len;
+    icp_move done_pv[ICP_MAX_PLY];
+    int has_partial;
+    icp_move partial_move;
+    int64_t partial_value;
+    int line_len;
+    icp_move line[ICP_MAX_PLY];
+} icp_deepening;
+
+/* One depth from the root (engine.rs root): 1 with the best move in
+ * done_*, its line in line[]. */
+static void icp_root(icp_deepening *d, unsigned depth)
+{
+    icp_search *search = &d->search;
     icp_plan plans[2];
     icp_node node;
     icp_outcome o;
-    int i, have = 0;
-    int64_t best_value = 0;
+    int order[ICP_MAX_MOVES], n = 0, i, lead = -1, have = 0, best_at = 0;
+    int64_t plies = (int64_t)depth, best_value = 0;
     icp_move best_move = {0, 0, 0};
-    search.program = program;
-    search.nodes = 1;
+    icp_enter(search);
     memset(plans, 0, sizeof plans);
     plans[0].value = icp_undefined();
     plans[1].value = icp_undefined();
-    node.position = *position;
+    node.position = *d->position;
     node.depth = 1;
-    node.plies = (int64_t)depth;
-    o = icp_consult(&search, &node, 1, plans);
+    node.plies = plies;
+    o = icp_consult(search, &node, 1, plans);
     if (o.kind == ICP_OUTCOME_MOVE) {
-        out->has_best = 1;
-        out->best = o.move;
-        out->score = o.value;
-        out->nodes = search.nodes;
+        d->has_partial = 1;
+        d->partial_move = o.move;
+        d->partial_value = o.value;
+        d->done_move = o.move;
+        d->done_value = o.value;
+        d->line[0] = o.move;
+        d->line_len = 1;
         return;
     }
-    /* The root in §7.2 order; a move replaces the best only with a
-     * strictly greater value, so a later move needs only to be shown
-     * better than the best: window (best, +inf). */
-    for (i = 0; i < moves->count; i++) {
+    if (d->has_done)
+        for (i = 0; i < d->moves.count; i++)
+            if (icp_same_move(d->moves.moves[i], d->done_move)) {
+                lead = i;
+                break;
+            }
+    if (lead >= 0)
+        order[n++] = lead;
+    for (i = 0; i < d->moves.count; i++)
+        if (i != lead)
+            order[n++] = i;
+    for (i = 0; i < n; i++) {
+        int at = order[i], better;
+        icp_move mv = d->moves.moves[at];
         icp_position child;
-        int64_t alpha = have ? best_value : INT64_MIN + 1, v;
-        icp_play(position, moves->moves[i], &child);
-        v = icp_wrap_neg(icp_value_of(&search, &child, (int64_t)depth - 1, 2, plans, INT64_MIN + 1,
-                                      icp_saturating_neg(alpha)));
-        if (!have || v > best_value) {
+        int64_t alpha, v;
+        if (!have)
+            alpha = INT64_MIN + 1;
+        else if (at < best_at)
+            alpha = best_value == INT64_MIN ? INT64_MIN : best_value - 1;
+        else
+            alpha = best_value;
+        icp_play(d->position, mv, &child);
+        v = icp_wrap_neg(
+            icp_value_of(search, &child, plies - 1, 2, plans, INT64_MIN + 1, icp_saturating_neg(alpha)));
+        better = !have || (at < best_at ? v >= best_value : v > best_value);
+        if (better) {
+            int k, len = search->pv_len[2];
             have = 1;
+            best_at = at;
+            best_move = mv;
             best_value = v;
-            best_move = moves->moves[i];
+            d->has_partial = 1;
+            d->partial_move = mv;
+            d->partial_value = v;
+            if (len > ICP_MAX_PLY - 1)
+                len = ICP_MAX_PLY - 1;
+            d->line[0] = mv;
+            for (k = 0; k < len; k++)
+                d->line[k + 1] = search->pv[2][k];
+            d->line_len = len + 1;
         }
     }
-    out->has_best = have;
-    out->best = best_move;
-    out->score = have ? best_value : 0;
-    out->nodes = search.nodes;
+    d->done_move = best_move;
+    d->done_value = best_value;
 }
 
-/* Searches position to depth plies (1-20) with the program consulted, or
- * without it (program NULL: --no-endgame), as engine.rs search_root.
- * Returns 0, or 1 after a runtime error (in icp_error); everything the
- * search allocated is freed either way. The best move is the first, in
- * §7.2 order, with the greatest value. */
-ICP_COLD static int icp_search_root(const icp_position *position, unsigned depth, const icp_program *program,
-                                    icp_search_result *out)
+/* Iterative deepening (engine.rs search), below the longjmp target of
+ * icp_search_run. */
+static void icp_deepen(icp_deepening *d, unsigned max_depth)
+{
+    unsigned depth;
+    for (depth = 1; depth <= max_depth; depth++) {
+        icp_report report;
+        icp_root(d, depth);
+        d->has_done = 1;
+        d->done_depth = depth;
+        d->done_pv_len = d->line_len;
+        memcpy(d->done_pv, d->line, (size_t)d->line_len * sizeof(icp_move));
+        report.depth = depth;
+        report.score = d->done_value;
+        report.nodes = d->search.nodes;
+        report.pv_len = d->done_pv_len;
+        report.pv = d->done_pv;
+        if (d->search.watch && !d->search.watch->completed(d->search.watch, &report))
+            break;
+    }
+}
+
+/* Searches position (§7.3, §7.5) by iterative deepening, as engine.rs
+ * search: the program consulted (or not: program NULL, --no-endgame),
+ * the table emptied first, history's positions drawn, watch asked as the
+ * search goes (NULL: none). Returns 0, or 1 after a runtime error (in
+ * icp_error); everything the search allocated is freed either way. */
+ICP_COLD ICP_UNUSED static int icp_search_run(const icp_position *position, icp_limits limits,
+                                              const icp_program *program, icp_table *table,
+                                              const icp_history *history, icp_watch *watch, icp_search_result *out)
 {
     jmp_buf here;
     jmp_buf *volatile outer = icp_error_jump;
-    icp_move_list moves;
-    out->has_best = 0;
-    out->score = 0;
-    out->nodes = 1;
-    icp_legal_moves(position, &moves);
-    if (moves.count == 0) {
+    icp_deepening *d;
+    unsigned max_depth = limits.depth < 1 ? 1 : limits.depth > ICP_MAX_DEPTH ? ICP_MAX_DEPTH : limits.depth;
+    int code, stopped = 0;
+    memset(out, 0, sizeof *out);
+    d = calloc(1, sizeof *d);
+    if (!d)
+        icp_memory_exhausted();
+    d->position = position;
+    icp_legal_moves(position, &d->moves);
+    if (d->moves.count == 0) {
         out->score = icp_no_move_value(position, 1);
+        out->nodes = 1;
+        free(d);
         return 0;
     }
+    icp_table_new_search(table);
+    d->search.program = program;
+    d->search.nodes = 0;
+    d->search.node_limit = limits.has_nodes ? limits.nodes : UINT64_MAX;
+    d->search.watch = watch;
+    d->search.table = table;
+    d->search.history = history;
+    d->search.endgame_key = program ? icp_mix64(UINT64_C(0x0e96a3e5)) : 0;
     icp_error_jump = &here;
-    if (setjmp(here)) {
+    code = setjmp(here);
+    if (code == 1) {
         icp_error_jump = outer;
         icp_release_all();
+        free(d);
         return 1;
     }
-    icp_search_from_root(position, depth, program, &moves, out);
+    if (code == 2) {
+        icp_release_all();
+        stopped = 1;
+    } else {
+        icp_deepen(d, max_depth);
+    }
     icp_error_jump = outer;
+    out->nodes = d->search.nodes;
+    out->stopped = stopped;
+    out->has_best = 1;
+    if (d->has_done) {
+        out->best = d->done_move;
+        out->score = d->done_value;
+        out->depth = d->done_depth;
+        out->pv_len = d->done_pv_len;
+        memcpy(out->pv, d->done_pv, (size_t)d->done_pv_len * sizeof(icp_move));
+    } else {
+        out->best = d->has_partial ? d->partial_move : d->moves.moves[0];
+        out->score = d->has_partial ? d->partial_value : 0;
+        out->depth = 0;
+        out->pv_len = 1;
+        out->pv[0] = out->best;
+    }
+    free(d);
     return 0;
 }
 

@@ -17,12 +17,15 @@
 //! the search (§7.3).
 //!
 //! # The search
-//! [`search_root`] computes exactly the value of §7.3 by plain minimax with
-//! quiescence: every move of every node is searched, in §7.2 order, and
-//! the root keeps the first move with the greatest value (a later move
-//! replaces it only with a strictly greater value). Nothing is pruned, so
-//! every runtime error and `BREAK` of the plain definition happens
-//! (§11.23).
+//! [`search`] computes the value of §7.3 (with §7.5's history draws) at
+//! depth 1, 2, … (iterative deepening) by fail-soft alpha-beta with
+//! quiescence, a transposition table ([`Table`]) and move ordering; the
+//! root keeps the first move in §7.2 order with the greatest value, so
+//! every answer is the plain definition's. Pruning skips nodes the plain
+//! definition visits, so runtime errors and `BREAK` lines may come from
+//! other nodes (§11.23). A [`Watch`] hears of every completed depth and is
+//! asked every [`POLL_INTERVAL`] nodes and statements whether to stop
+//! (`stop`, the clock, §7.5).
 
 // Generated Rust embeds this file and builds with edition 2021: no let
 // chains, so nested `if let`s stay nested.
@@ -86,15 +89,23 @@ impl From<RuntimeError> for Error {
     }
 }
 
-/// The result of a search from the root (§7.3).
+/// The result of a search from the root (§7.3, §7.5).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchResult {
     /// The best move, `None` when the side to move has no legal move.
     pub best: Option<Move>,
     /// Its value in 1/128 pawn from the side to move's view (§6.2).
     pub score: i64,
-    /// Nodes visited, quiescence nodes included (§11.20).
+    /// Nodes visited, quiescence nodes included (§11.20), over every depth.
     pub nodes: u64,
+    /// The deepest completed depth (0: stopped before depth 1 completed).
+    pub depth: u32,
+    /// The principal variation of that depth, as far as the search knows
+    /// it (at least the best move).
+    pub pv: Vec<Move>,
+    /// True when a limit, `stop` or the clock ended the search before its
+    /// last depth.
+    pub stopped: bool,
 }
 
 // ---------------------------------------------------------------- values
@@ -406,15 +417,7 @@ impl Node {
 
     /// Static evaluation (§6.2): material, side to move minus the other.
     pub fn static_eval(&self) -> i64 {
-        let worth = |c: Colour| {
-            let p = &self.position;
-            i64::from(p.count(c, Kind::Pawn)) * 128
-                + i64::from(p.count(c, Kind::Knight)) * 384
-                + i64::from(p.count(c, Kind::Bishop)) * 400
-                + i64::from(p.count(c, Kind::Rook)) * 640
-                + i64::from(p.count(c, Kind::Queen)) * 1152
-        };
-        worth(self.mover()) - worth(self.mover().other())
+        static_value(&self.position)
     }
 
     /// The board move of a move value if it is legal here (§11.2).
@@ -1126,8 +1129,9 @@ pub trait Endgame {
     fn step(&self, pc: usize, inv: &mut Invocation<'_, '_>) -> Result<Step, Error>;
 }
 
-/// A plan (§6.4): the tag's statement and the plan variable.
-type Plan = Option<(usize, Value)>;
+/// A plan (§6.4): the tag's statement, the plan variable, and the plan's
+/// part of the transposition table's node keys ([`plan_key`]).
+type Plan = Option<(usize, Value, u64)>;
 
 /// The plans in force, per absolute colour (White, Black).
 type Plans = [Plan; 2];
@@ -1179,6 +1183,23 @@ pub struct Search<'p> {
     program: Option<&'p dyn Endgame>,
     breaks: &'p mut dyn Write,
     nodes: u64,
+    /// `go nodes N` (§7.5): no node beyond it.
+    node_limit: u64,
+    /// Asked every [`POLL_INTERVAL`] ticks whether to stop.
+    watch: &'p mut dyn Watch,
+    /// Nodes and statements since the watch was last asked.
+    ticks: u32,
+    /// Set when a limit or the watch stopped the search: the
+    /// [`RuntimeError`] that unwinds it then is only that signal.
+    stopped: bool,
+    table: &'p mut Table,
+    history: &'p History,
+    /// The Endgame switch's part of the node keys.
+    endgame_key: u64,
+    /// The principal variation of each node with plies left, by DEPTH.
+    pv: Vec<Vec<Move>>,
+    /// Two quiet moves per DEPTH that cut off a search (killer moves).
+    killers: Vec<[Option<Move>; 2]>,
 }
 
 impl Invocation<'_, '_> {
@@ -1425,7 +1446,8 @@ impl Invocation<'_, '_> {
     /// `PLAN t,s,v` (§6.4).
     pub fn plan(&mut self, tag: usize, set: &Value, value: Value) -> Result<(), Error> {
         let me = colour_index(self.node.mover());
-        self.plans[me] = Some((tag, value));
+        let key = plan_key(me, tag, &value);
+        self.plans[me] = Some((tag, value, key));
         let moves = self.moves_of(set, None, Ordering::AsGiven)?;
         self.try_moves(&moves)
     }
@@ -1468,6 +1490,19 @@ impl Invocation<'_, '_> {
             },
         })
     }
+}
+
+/// Static evaluation (§6.2): material, side to move minus the other.
+fn static_value(p: &Position) -> i64 {
+    let worth = |c: Colour| {
+        i64::from(p.count(c, Kind::Pawn)) * 128
+            + i64::from(p.count(c, Kind::Knight)) * 384
+            + i64::from(p.count(c, Kind::Bishop)) * 400
+            + i64::from(p.count(c, Kind::Rook)) * 640
+            + i64::from(p.count(c, Kind::Queen)) * 1152
+    };
+    let me = p.side_to_move();
+    worth(me) - worth(me.other())
 }
 
 /// The value of a node whose side to move has no legal move (§6.2):
@@ -1521,136 +1556,6 @@ pub fn match_entry(entries: &[EntrySpec], p: &Position) -> Option<usize> {
 }
 
 impl Search<'_> {
-    /// The value of a node with `plies` left at ply `depth` (§7.3), with
-    /// the plans it inherited, searched with the window (`alpha`, `beta`)
-    /// fail-soft: a result in the window is exact; one at or below `alpha`
-    /// is an upper bound, one at or above `beta` a lower bound. Every rule
-    /// of §7.3 takes a maximum or returns an exact value (the program's
-    /// outcome, mate, stalemate), so the bounds are sound; the exact
-    /// searches a program asks for (`TRY`, `PLAYB`, `PLAN`) use the full
-    /// window.
-    fn value(
-        &mut self,
-        position: &Position,
-        plies: i64,
-        depth: i64,
-        plans: &Plans,
-        mut alpha: i64,
-        beta: i64,
-    ) -> Result<i64, RuntimeError> {
-        self.nodes += 1;
-        let mut moves = Vec::new();
-        position.generate(&mut moves);
-        if moves.is_empty() {
-            return Ok(no_move_value(position, depth));
-        }
-        if plies >= 0 {
-            let node = Node {
-                position: position.clone(),
-                depth,
-                plies,
-            };
-            match self.consult(node, false, plans)? {
-                Outcome::Leave => {}
-                Outcome::Value(v) | Outcome::Move(_, v) => return Ok(v),
-            }
-        }
-        if plies <= 0 {
-            return self.quiescence_moves(position, depth, &moves, alpha, beta);
-        }
-        // Below the root the order changes no value: captures first prune
-        // more.
-        moves.sort_by_key(|&mv| !position.is_capture(mv));
-        let mut best = i64::MIN;
-        for mv in moves {
-            let child = position.play(mv);
-            let v = self
-                .value(
-                    &child,
-                    plies - 1,
-                    depth + 1,
-                    plans,
-                    beta.saturating_neg(),
-                    alpha.saturating_neg(),
-                )?
-                .wrapping_neg();
-            best = best.max(v);
-            alpha = alpha.max(v);
-            if alpha >= beta {
-                break;
-            }
-        }
-        Ok(best)
-    }
-
-    /// The value of a node with the full window: exact.
-    fn exact(
-        &mut self,
-        position: &Position,
-        plies: i64,
-        depth: i64,
-        plans: &Plans,
-    ) -> Result<i64, RuntimeError> {
-        self.value(position, plies, depth, plans, i64::MIN + 1, i64::MAX)
-    }
-
-    fn quiescence(
-        &mut self,
-        position: &Position,
-        depth: i64,
-        alpha: i64,
-        beta: i64,
-    ) -> Result<i64, RuntimeError> {
-        self.nodes += 1;
-        let mut moves = Vec::new();
-        position.generate(&mut moves);
-        if moves.is_empty() {
-            return Ok(no_move_value(position, depth));
-        }
-        self.quiescence_moves(position, depth, &moves, alpha, beta)
-    }
-
-    /// The quiescence value of a node with legal `moves` (§7.3 rule 3):
-    /// the maximum of the static evaluation and of every capture's value.
-    fn quiescence_moves(
-        &mut self,
-        position: &Position,
-        depth: i64,
-        moves: &[Move],
-        mut alpha: i64,
-        beta: i64,
-    ) -> Result<i64, RuntimeError> {
-        let node = Node {
-            position: position.clone(),
-            depth,
-            plies: 0,
-        };
-        let mut best = node.static_eval();
-        alpha = alpha.max(best);
-        if alpha >= beta {
-            return Ok(best);
-        }
-        for &mv in moves {
-            if position.is_capture(mv) {
-                let child = position.play(mv);
-                let v = self
-                    .quiescence(
-                        &child,
-                        depth + 1,
-                        beta.saturating_neg(),
-                        alpha.saturating_neg(),
-                    )?
-                    .wrapping_neg();
-                best = best.max(v);
-                alpha = alpha.max(v);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        Ok(best)
-    }
-
     /// Consults the program at a node with a legal move (§6.1): from the
     /// plan of the side to move, or the first matching `ENTRY`.
     fn consult(&mut self, node: Node, root: bool, plans: &Plans) -> Consulted {
@@ -1659,7 +1564,7 @@ impl Search<'_> {
         };
         let me = colour_index(node.mover());
         let (start, x) = match &plans[me] {
-            Some((tag, v)) => (*tag, v.clone()),
+            Some((tag, v, _)) => (*tag, v.clone()),
             None => match match_entry(program.entries(), &node.position) {
                 Some(start) => (start, Value::Undefined),
                 None => return Ok(Outcome::Leave),
@@ -1700,6 +1605,7 @@ fn run_invocation(
         fen: fen.clone(),
     };
     loop {
+        inv.search.tick()?;
         executed += 1;
         if executed > MAX_STATEMENTS {
             return Err(error(
@@ -1857,69 +1763,920 @@ fn run_invocation(
     }
 }
 
-/// Searches `position` to `depth` plies (1–20) with the program consulted
-/// (§7.3), or without it (`program` = `None`, `--no-endgame`). `BREAK`
-/// lines go to `breaks` (standard error). The best move is the first, in
-/// §7.2 order, with the greatest value.
-pub fn search_root(
+// ------------------------------------------------------------ the search
+
+/// How many nodes and program statements a search runs between two
+/// questions to its [`Watch`]: `stop`, `isready` and the clock are looked
+/// at that often (§7.5).
+pub const POLL_INTERVAL: u32 = 256;
+
+/// The deepest search (§7.3: depth 1–20).
+pub const MAX_DEPTH: u32 = 20;
+
+/// DEPTHs below this keep a principal variation and killer moves (a node
+/// with plies left has DEPTH ≤ 21).
+const MAX_PLY: usize = 64;
+
+/// What ends a search besides its watch (§7.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Depths 1, 2, … up to this one are searched (1–20).
+    pub depth: u32,
+    /// `go nodes N`: the search stops before visiting more nodes.
+    pub nodes: Option<u64>,
+}
+
+/// One completed depth of a search (§7.5: one UCI `info` line).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// The depth.
+    pub depth: u32,
+    /// The §7.3 value at that depth.
+    pub score: i64,
+    /// Nodes visited so far, every depth.
+    pub nodes: u64,
+    /// The principal variation, as far as the search knows it.
+    pub pv: Vec<Move>,
+}
+
+/// The caller's eyes on a running search: the UCI loop reads its commands
+/// and its clock there (§7.5); a `--fen` query has none ([`Unwatched`]).
+pub trait Watch {
+    /// Asked every [`POLL_INTERVAL`] nodes and statements: true stops the
+    /// search at once.
+    fn poll(&mut self) -> bool;
+    /// Told each completed depth: true goes on to the next one.
+    fn completed(&mut self, report: &Report) -> bool;
+}
+
+/// A search that only its [`Limits`] end.
+pub struct Unwatched;
+
+impl Watch for Unwatched {
+    fn poll(&mut self) -> bool {
+        false
+    }
+
+    fn completed(&mut self, _report: &Report) -> bool {
+        true
+    }
+}
+
+/// The game history (§7.5): the positions of the game since its last
+/// capture or pawn move, the root excluded; a node below the root at one
+/// of them is a draw. Kept sorted by [`Position::repetition_key`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    positions: Vec<(u64, Position)>,
+}
+
+impl History {
+    /// No history: a `--fen` query without `--moves`.
+    pub fn new() -> History {
+        History::default()
+    }
+
+    /// The game that starts at `start` and plays `moves` (each legal where
+    /// it is played): the position after them, and its history (§7.5):
+    /// the positions after each move from the last capture or pawn move
+    /// on, and `start` when no capture or pawn move came after it; the
+    /// position after the last move (the root) is not in it.
+    pub fn game(start: &Position, moves: &[Move]) -> (Position, History) {
+        let mut positions = vec![start.clone()];
+        let mut position = start.clone();
+        for &mv in moves {
+            if position.is_irreversible(mv) {
+                positions.clear();
+            }
+            position = position.play(mv);
+            positions.push(position.clone());
+        }
+        positions.pop();
+        let mut keyed: Vec<(u64, Position)> = positions
+            .into_iter()
+            .map(|p| (p.repetition_key(), p))
+            .collect();
+        keyed.sort_by_key(|entry| entry.0);
+        (position, History { positions: keyed })
+    }
+
+    /// How many positions it holds (repeated positions count once each
+    /// time they occurred).
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// True when it holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// True when `position` is one of the game's positions (§7.5).
+    pub fn contains(&self, position: &Position) -> bool {
+        if self.positions.is_empty() {
+            return false;
+        }
+        let key = position.repetition_key();
+        let from = self.positions.partition_point(|entry| entry.0 < key);
+        self.positions
+            .get(from..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|entry| entry.0 == key)
+            .any(|entry| entry.1.same_game_position(position))
+    }
+}
+
+/// Bytes one entry of the transposition table counts for in the size rule
+/// (three 64-bit words: key, value, the rest).
+pub const ENTRY_BYTES: u64 = 24;
+
+const BOUND_UPPER: u64 = 1;
+const BOUND_LOWER: u64 = 2;
+const BOUND_EXACT: u64 = 3;
+
+/// The transposition table (§7.5, UCI option `Hash`): the values of nodes
+/// already searched, keyed on everything a node's value depends on (the
+/// position, r, DEPTH, both sides' plans, the Endgame switch), so that a
+/// hit changes no answer. The size rule, the keys and the replacement are
+/// the C runtime's too, so node counts agree between the back ends:
+///
+/// - `Hash` MB hold the largest power of two of [`ENTRY_BYTES`]-byte
+///   entries that fits (16 MB: 524,288 entries), in buckets of two;
+/// - a node goes to the bucket of its key's low bits; the entry with its
+///   key is replaced, else an empty one, else the first if the new node
+///   has at least as many plies left as that entry, else the second;
+/// - each search starts with the table empty (a new generation; entries of
+///   an older one count as empty), so answers and node counts depend only
+///   on the position, the history and the limits.
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    /// (key, value, move | plies + 2 << 16 | DEPTH << 24 | bound << 32 |
+    /// generation << 40).
+    slots: Vec<[u64; 3]>,
+    /// The current search's generation, 1–255 (0: never used).
+    generation: u64,
+}
+
+/// A table entry found for a node.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    value: i64,
+    bound: u64,
+    mv: Option<Move>,
+}
+
+impl Entry {
+    /// The node's value when the entry settles it in the window.
+    fn cutoff(&self, alpha: i64, beta: i64) -> Option<i64> {
+        let settled = match self.bound {
+            BOUND_EXACT => true,
+            BOUND_LOWER => self.value >= beta,
+            _ => self.value <= alpha,
+        };
+        settled.then_some(self.value)
+    }
+}
+
+/// The bound a fail-soft result `value` is of a node searched in the
+/// window (`alpha`, `beta`).
+fn bound(value: i64, alpha: i64, beta: i64) -> u64 {
+    if value <= alpha {
+        BOUND_UPPER
+    } else if value >= beta {
+        BOUND_LOWER
+    } else {
+        BOUND_EXACT
+    }
+}
+
+fn encode_move(mv: Option<Move>) -> u64 {
+    let Some(mv) = mv else {
+        return 0;
+    };
+    let promotion: u64 = match mv.promotion {
+        None => 0,
+        Some(Kind::Queen) => 1,
+        Some(Kind::Rook) => 2,
+        Some(Kind::Bishop) => 3,
+        Some(_) => 4,
+    };
+    0x8000 | u64::from(mv.from & 63) | u64::from(mv.to & 63) << 6 | promotion << 12
+}
+
+fn decode_move(bits: u64) -> Option<Move> {
+    if bits & 0x8000 == 0 {
+        return None;
+    }
+    Some(Move {
+        from: (bits & 63) as u8,
+        to: ((bits >> 6) & 63) as u8,
+        promotion: match (bits >> 12) & 7 {
+            1 => Some(Kind::Queen),
+            2 => Some(Kind::Rook),
+            3 => Some(Kind::Bishop),
+            4 => Some(Kind::Knight),
+            _ => None,
+        },
+    })
+}
+
+impl Table {
+    /// A table of `megabytes` MB (1–1024; 0 makes a table that holds
+    /// nothing, for measuring what the table saves). The memory is
+    /// allocated zeroed, so untouched pages cost nothing.
+    pub fn new(megabytes: u32) -> Table {
+        Table {
+            slots: vec![[0u64; 3]; Table::entries_for(megabytes)],
+            generation: 0,
+        }
+    }
+
+    /// The entries a table of `megabytes` MB has: the largest power of
+    /// two whose entries fit, 0 below two.
+    pub fn entries_for(megabytes: u32) -> usize {
+        let entries = (u64::from(megabytes) << 20) / ENTRY_BYTES;
+        if entries < 2 {
+            return 0;
+        }
+        let power = 1u64 << (63 - entries.leading_zeros());
+        usize::try_from(power).unwrap_or(0)
+    }
+
+    /// How many entries it has.
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// True for a table that holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    /// Starts a search with the table empty: a new generation (after 255
+    /// of them, the memory is cleared and they start again).
+    pub fn new_search(&mut self) {
+        if self.generation >= 255 {
+            for slot in self.slots.iter_mut() {
+                *slot = [0; 3];
+            }
+            self.generation = 0;
+        }
+        self.generation += 1;
+    }
+
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len().wrapping_sub(1)) & !1
+    }
+
+    fn current(&self, slot: &[u64; 3]) -> bool {
+        (slot[2] >> 40) & 0xff == self.generation
+    }
+
+    /// The entry of the node with `key`, `plies` left at `depth`.
+    fn probe(&self, key: u64, plies: i64, depth: i64) -> Option<Entry> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let base = self.bucket(key);
+        for slot in self.slots.get(base..base + 2).unwrap_or(&[]) {
+            let info = slot[2];
+            if slot[0] == key
+                && self.current(slot)
+                && (info >> 16) & 0xff == (plies + 2) as u64
+                && (info >> 24) & 0xff == depth as u64
+            {
+                return Some(Entry {
+                    value: slot[1] as i64,
+                    bound: (info >> 32) & 3,
+                    mv: decode_move(info),
+                });
+            }
+        }
+        None
+    }
+
+    /// Stores a node's value (a node out of the packed ranges is not kept).
+    fn store(
+        &mut self,
+        key: u64,
+        plies: i64,
+        depth: i64,
+        value: i64,
+        bound: u64,
+        mv: Option<Move>,
+    ) {
+        let packable = (-1..=253).contains(&plies) && (0..=255).contains(&depth);
+        if self.slots.is_empty() || !packable {
+            return;
+        }
+        let info = encode_move(mv)
+            | ((plies + 2) as u64) << 16
+            | (depth as u64) << 24
+            | bound << 32
+            | self.generation << 40;
+        let base = self.bucket(key);
+        let pair = (self.slots.get(base), self.slots.get(base + 1));
+        let (Some(first), Some(second)) = pair else {
+            return;
+        };
+        let same = |slot: &[u64; 3]| slot[0] == key && self.current(slot);
+        let at = if same(first) {
+            base
+        } else if same(second) {
+            base + 1
+        } else if !self.current(first) {
+            base
+        } else if !self.current(second) {
+            base + 1
+        } else if plies + 2 >= ((first[2] >> 16) & 0xff) as i64 {
+            base
+        } else {
+            base + 1
+        };
+        if let Some(slot) = self.slots.get_mut(at) {
+            *slot = [key, value as u64, info];
+        }
+    }
+}
+
+/// The hash of a value (§2), for the plans' part of the node keys: its
+/// type and contents, sets element by element, with an explicit stack (no
+/// recursion over nested sets). Equal values (§2 equality) have equal
+/// keys; the C runtime computes the same numbers.
+pub fn value_key(value: &Value) -> u64 {
+    enum Visit<'a> {
+        Value(&'a Value),
+        EndOfSet,
+    }
+    let piece_code = |p: &Piece| {
+        let colour = match p.colour {
+            Colour::White => 0u64,
+            Colour::Black => 1,
+        };
+        colour | (p.kind as u64 + 1) << 1 | u64::from(p.square & 63) << 4
+    };
+    let mut h: u64 = 0x0c4e_6197_3000_0000;
+    let mut fold = |x: u64| h = mix(h ^ x);
+    let mut stack = vec![Visit::Value(value)];
+    while let Some(visit) = stack.pop() {
+        match visit {
+            Visit::EndOfSet => fold(5),
+            Visit::Value(v) => match v {
+                Value::Undefined => fold(1),
+                Value::Logical(b) => {
+                    fold(2);
+                    fold(u64::from(*b));
+                }
+                Value::Integer(n) => {
+                    fold(3);
+                    fold(*n as u64);
+                }
+                Value::Set(items) => {
+                    fold(4);
+                    fold(items.len() as u64);
+                    stack.push(Visit::EndOfSet);
+                    stack.extend(items.iter().rev().map(Visit::Value));
+                }
+                Value::Piece(p) => {
+                    fold(6);
+                    fold(piece_code(p));
+                }
+                Value::Square(s) => {
+                    fold(7);
+                    fold(u64::from(*s & 63));
+                }
+                Value::Move(m) => {
+                    fold(8);
+                    fold(piece_code(&m.piece));
+                    fold(u64::from(m.to & 63));
+                    fold(encode_move(Some(m.board_move())) >> 12);
+                }
+            },
+        }
+    }
+    h
+}
+
+/// A plan's part of the node keys: its side (0 White, 1 Black), its tag's
+/// statement and its value.
+fn plan_key(side: usize, tag: usize, value: &Value) -> u64 {
+    mix(value_key(value) ^ mix((tag as u64) << 1 | (side as u64 & 1)))
+}
+
+/// The key of a quiescence node at `depth` (no plies, no plans: the
+/// program is not consulted there).
+fn quiescence_key(position: &Position, depth: i64) -> u64 {
+    position.key() ^ mix(1 << 32 | (depth as u64 & 0xffff_ffff))
+}
+
+/// The worth rank of a piece kind for move ordering: pawn 1 … king 6.
+fn kind_rank(kind: Kind) -> u32 {
+    match kind {
+        Kind::Pawn => 1,
+        Kind::Knight => 2,
+        Kind::Bishop => 3,
+        Kind::Rook => 4,
+        Kind::Queen => 5,
+        Kind::King => 6,
+    }
+}
+
+/// A move's place in the search order (greater first): the table's move;
+/// captures, most valuable victim first, then least valuable attacker;
+/// queen promotions; the killer moves; the rest.
+fn move_score(
     position: &Position,
-    depth: u32,
+    mv: Move,
+    hint: Option<Move>,
+    killers: [Option<Move>; 2],
+) -> u32 {
+    if Some(mv) == hint {
+        return 0x10000;
+    }
+    let mut score = 0;
+    if position.is_capture(mv) {
+        let victim = position.piece_at(mv.to).map_or(1, |p| kind_rank(p.kind));
+        let attacker = position.piece_at(mv.from).map_or(0, |p| kind_rank(p.kind));
+        score = 0x1000 + victim * 16 + (8 - attacker);
+    }
+    if mv.promotion == Some(Kind::Queen) {
+        score += 0x800;
+    }
+    if score == 0 {
+        if killers[0] == Some(mv) {
+            score = 0x401;
+        } else if killers[1] == Some(mv) {
+            score = 0x400;
+        }
+    }
+    score
+}
+
+/// Sorts `moves` by [`move_score`], greater first, a tie keeping the
+/// generation order (a stable sort: the C runtime's insertion sort gives
+/// the same order).
+fn order_moves(
+    position: &Position,
+    moves: &mut Vec<Move>,
+    hint: Option<Move>,
+    killers: [Option<Move>; 2],
+) {
+    let mut scored: Vec<(u32, Move)> = moves
+        .iter()
+        .map(|&mv| (move_score(position, mv, hint, killers), mv))
+        .collect();
+    scored.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+    moves.clear();
+    moves.extend(scored.into_iter().map(|entry| entry.1));
+}
+
+/// The generator of the node keys ([`super::chess::mix64`]).
+fn mix(x: u64) -> u64 {
+    super::chess::mix64(x)
+}
+
+/// The signal that unwinds a stopped search: not an error of the program
+/// ([`Search::stopped`] tells them apart).
+fn stop_signal() -> RuntimeError {
+    RuntimeError {
+        line: 0,
+        message: String::new(),
+        fen: String::new(),
+    }
+}
+
+impl Search<'_> {
+    /// Counts one tick (a node or a statement): the watch is asked every
+    /// [`POLL_INTERVAL`] ticks. Err: the search is stopped.
+    fn tick(&mut self) -> Result<(), RuntimeError> {
+        if self.stopped {
+            return Err(stop_signal());
+        }
+        self.ticks += 1;
+        if self.ticks >= POLL_INTERVAL {
+            self.ticks = 0;
+            if self.watch.poll() {
+                self.stopped = true;
+                return Err(stop_signal());
+            }
+        }
+        Ok(())
+    }
+
+    /// Counts a node (§11.20), within the node budget.
+    fn enter(&mut self) -> Result<(), RuntimeError> {
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return Err(stop_signal());
+        }
+        self.nodes += 1;
+        self.tick()
+    }
+
+    fn node_key(&self, position: &Position, plies: i64, depth: i64, plans: &Plans) -> u64 {
+        let mut key = position.key()
+            ^ mix(((plies + 2) as u64) << 32 | (depth as u64 & 0xffff_ffff))
+            ^ self.endgame_key;
+        for (_, _, plan) in plans.iter().flatten() {
+            key ^= *plan;
+        }
+        key
+    }
+
+    fn clear_pv(&mut self, depth: i64) {
+        if let Some(line) = self.pv.get_mut(depth as usize) {
+            line.clear();
+        }
+    }
+
+    /// The node at `depth` has a new best move: its line is `mv` then the
+    /// child's.
+    fn update_pv(&mut self, depth: i64, mv: Move) {
+        let d = depth as usize;
+        if d + 1 < self.pv.len() {
+            let (this, below) = self.pv.split_at_mut(d + 1);
+            if let (Some(line), Some(child)) = (this.get_mut(d), below.first()) {
+                line.clear();
+                line.push(mv);
+                line.extend_from_slice(child);
+            }
+        }
+    }
+
+    fn killers_at(&self, depth: i64) -> [Option<Move>; 2] {
+        self.killers
+            .get(depth as usize)
+            .copied()
+            .unwrap_or([None, None])
+    }
+
+    fn add_killer(&mut self, depth: i64, mv: Move) {
+        if let Some(slot) = self.killers.get_mut(depth as usize) {
+            if slot[0] != Some(mv) {
+                slot[1] = slot[0];
+                slot[0] = Some(mv);
+            }
+        }
+    }
+
+    /// The value of a node with `plies` left at ply `depth` (§7.3, §7.5),
+    /// with the plans it inherited, searched with the window (`alpha`,
+    /// `beta`) fail-soft: a result in the window is exact; one at or below
+    /// `alpha` is an upper bound, one at or above `beta` a lower bound.
+    /// Every rule of §7.3 takes a maximum or returns an exact value (the
+    /// program's outcome, mate, stalemate, a history draw), so the bounds
+    /// are sound, and so are the table's; the exact searches a program asks
+    /// for (`TRY`, `PLAYB`, `PLAN`) use the full window.
+    fn value(
+        &mut self,
+        position: &Position,
+        plies: i64,
+        depth: i64,
+        plans: &Plans,
+        mut alpha: i64,
+        beta: i64,
+    ) -> Result<i64, RuntimeError> {
+        self.enter()?;
+        self.clear_pv(depth);
+        if self.history.contains(position) {
+            return Ok(0);
+        }
+        if plies < 0 {
+            // Below a `TRY` at the horizon: a quiescence node.
+            return self.quiescence_node(position, depth, alpha, beta);
+        }
+        let key = self.node_key(position, plies, depth, plans);
+        let entry = self.table.probe(key, plies, depth);
+        if let Some(v) = entry.and_then(|e| e.cutoff(alpha, beta)) {
+            return Ok(v);
+        }
+        let mut moves = Vec::new();
+        position.generate(&mut moves);
+        if moves.is_empty() {
+            return Ok(no_move_value(position, depth));
+        }
+        let node = Node {
+            position: position.clone(),
+            depth,
+            plies,
+        };
+        match self.consult(node, false, plans)? {
+            Outcome::Leave => {}
+            Outcome::Value(v) | Outcome::Move(_, v) => {
+                self.table.store(key, plies, depth, v, BOUND_EXACT, None);
+                return Ok(v);
+            }
+        }
+        let hint = entry.and_then(|e| e.mv);
+        let alpha0 = alpha;
+        if plies == 0 {
+            let q = self.quiescence_moves(position, depth, &moves, hint, alpha, beta)?;
+            let (v, mv) = q;
+            self.table
+                .store(key, plies, depth, v, bound(v, alpha0, beta), mv);
+            return Ok(v);
+        }
+        order_moves(position, &mut moves, hint, self.killers_at(depth));
+        let mut best = i64::MIN;
+        let mut best_move = None;
+        for mv in moves {
+            let child = position.play(mv);
+            let v = self
+                .value(
+                    &child,
+                    plies - 1,
+                    depth + 1,
+                    plans,
+                    beta.saturating_neg(),
+                    alpha.saturating_neg(),
+                )?
+                .wrapping_neg();
+            if v > best || best_move.is_none() {
+                best = best.max(v);
+                best_move = Some(mv);
+            }
+            if v > alpha {
+                alpha = v;
+                self.update_pv(depth, mv);
+            }
+            if alpha >= beta {
+                if !position.is_capture(mv) {
+                    self.add_killer(depth, mv);
+                }
+                break;
+            }
+        }
+        self.table.store(
+            key,
+            plies,
+            depth,
+            best,
+            bound(best, alpha0, beta),
+            best_move,
+        );
+        Ok(best)
+    }
+
+    /// The value of a node with the full window: exact.
+    fn exact(
+        &mut self,
+        position: &Position,
+        plies: i64,
+        depth: i64,
+        plans: &Plans,
+    ) -> Result<i64, RuntimeError> {
+        self.value(position, plies, depth, plans, i64::MIN + 1, i64::MAX)
+    }
+
+    fn quiescence(
+        &mut self,
+        position: &Position,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, RuntimeError> {
+        self.enter()?;
+        self.quiescence_node(position, depth, alpha, beta)
+    }
+
+    /// A quiescence node already counted (§7.3 rule 3), through the table.
+    fn quiescence_node(
+        &mut self,
+        position: &Position,
+        depth: i64,
+        alpha: i64,
+        beta: i64,
+    ) -> Result<i64, RuntimeError> {
+        let key = quiescence_key(position, depth);
+        let entry = self.table.probe(key, -1, depth);
+        if let Some(v) = entry.and_then(|e| e.cutoff(alpha, beta)) {
+            return Ok(v);
+        }
+        let mut moves = Vec::new();
+        position.generate(&mut moves);
+        if moves.is_empty() {
+            return Ok(no_move_value(position, depth));
+        }
+        let hint = entry.and_then(|e| e.mv);
+        let (v, mv) = self.quiescence_moves(position, depth, &moves, hint, alpha, beta)?;
+        self.table
+            .store(key, -1, depth, v, bound(v, alpha, beta), mv);
+        Ok(v)
+    }
+
+    /// The quiescence value of a node with legal `moves` (§7.3 rule 3):
+    /// the maximum of the static evaluation and of every capture's value,
+    /// the captures searched most valuable victim first (the table's move
+    /// before them). Also the capture that gave the value, if one did.
+    fn quiescence_moves(
+        &mut self,
+        position: &Position,
+        depth: i64,
+        moves: &[Move],
+        hint: Option<Move>,
+        mut alpha: i64,
+        beta: i64,
+    ) -> Result<(i64, Option<Move>), RuntimeError> {
+        let mut best = static_value(position);
+        alpha = alpha.max(best);
+        if alpha >= beta {
+            return Ok((best, None));
+        }
+        let mut captures: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| position.is_capture(mv))
+            .collect();
+        order_moves(position, &mut captures, hint, [None, None]);
+        let mut best_move = None;
+        for mv in captures {
+            let child = position.play(mv);
+            let v = self
+                .quiescence(
+                    &child,
+                    depth + 1,
+                    beta.saturating_neg(),
+                    alpha.saturating_neg(),
+                )?
+                .wrapping_neg();
+            if v > best {
+                best = v;
+                best_move = Some(mv);
+            }
+            alpha = alpha.max(v);
+            if alpha >= beta {
+                break;
+            }
+        }
+        Ok((best, best_move))
+    }
+
+    /// One depth of the search from the root (§7.3 at `depth`): the
+    /// program consulted, then every legal move, the last depth's best
+    /// first (`first`), the others in §7.2 order. A move replaces the best
+    /// only with a greater value, or an equal one when it comes before the
+    /// best in §7.2 order, so the answer is the first move in §7.2 order
+    /// with the greatest value, as §7.3 says. Each move is searched with
+    /// the window (best, +∞) (best − 1 for a move before the best): a
+    /// result above it is exact. `partial` follows the best so far, for a
+    /// search stopped in its first depth. Returns the best move, its
+    /// value and the principal variation.
+    fn root(
+        &mut self,
+        position: &Position,
+        moves: &[Move],
+        depth: u32,
+        first: Option<Move>,
+        partial: &mut Option<(Move, i64)>,
+    ) -> Result<(Move, i64, Vec<Move>), RuntimeError> {
+        self.enter()?;
+        let plies = i64::from(depth);
+        let plans: Plans = [None, None];
+        let node = Node {
+            position: position.clone(),
+            depth: 1,
+            plies,
+        };
+        if let Outcome::Move(mv, v) = self.consult(node, true, &plans)? {
+            *partial = Some((mv, v));
+            return Ok((mv, v, vec![mv]));
+        }
+        let lead = first.and_then(|f| moves.iter().position(|&m| m == f));
+        let mut order: Vec<usize> = lead.into_iter().collect();
+        order.extend((0..moves.len()).filter(|&i| Some(i) != lead));
+        let mut best: Option<(usize, Move, i64)> = None;
+        let mut line = Vec::new();
+        for i in order {
+            let Some(&mv) = moves.get(i) else {
+                continue;
+            };
+            let alpha = match best {
+                None => i64::MIN + 1,
+                Some((at, _, b)) if i < at => b.saturating_sub(1),
+                Some((_, _, b)) => b,
+            };
+            let child = position.play(mv);
+            let v = self
+                .value(
+                    &child,
+                    plies - 1,
+                    2,
+                    &plans,
+                    i64::MIN + 1,
+                    alpha.saturating_neg(),
+                )?
+                .wrapping_neg();
+            let better = match best {
+                None => true,
+                Some((at, _, b)) if i < at => v >= b,
+                Some((_, _, b)) => v > b,
+            };
+            if better {
+                best = Some((i, mv, v));
+                *partial = Some((mv, v));
+                line.clear();
+                line.push(mv);
+                line.extend_from_slice(self.pv.get(2).map_or(&[][..], |l| &l[..]));
+            }
+        }
+        match best {
+            Some((_, mv, v)) => Ok((mv, v, line)),
+            None => Err(stop_signal()),
+        }
+    }
+}
+
+/// Searches `position` (§7.3, §7.5) by iterative deepening: depth 1, 2, …
+/// up to `limits.depth`, each a complete §7.3 search at that depth with
+/// the history's draws, reported to `watch` when it completes, until a
+/// limit or the watch stops it. The answer is the deepest completed
+/// depth's best move and score; stopped before depth 1 completed, the best
+/// root move searched so far, else the first legal move (§7.5). With the
+/// program consulted, or without it (`program` = `None`, `--no-endgame`);
+/// `table` is emptied first. `BREAK` lines go to `breaks` (standard
+/// error). A position without a legal move is answered with `best` =
+/// `None` and its §6.2 value at DEPTH 1.
+pub fn search(
+    position: &Position,
+    limits: Limits,
     program: Option<&dyn Endgame>,
+    table: &mut Table,
+    history: &History,
+    watch: &mut dyn Watch,
     breaks: &mut dyn Write,
 ) -> Result<SearchResult, RuntimeError> {
+    let moves = position.legal_moves();
+    let Some(&first_legal) = moves.first() else {
+        return Ok(SearchResult {
+            best: None,
+            score: no_move_value(position, 1),
+            nodes: 1,
+            depth: 0,
+            pv: Vec::new(),
+            stopped: false,
+        });
+    };
+    table.new_search();
     let mut search = Search {
         program,
         breaks,
-        nodes: 1,
+        nodes: 0,
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+        watch,
+        ticks: 0,
+        stopped: false,
+        table,
+        history,
+        endgame_key: if program.is_some() {
+            mix(0x0e96_a3e5)
+        } else {
+            0
+        },
+        pv: vec![Vec::new(); MAX_PLY],
+        killers: vec![[None, None]; MAX_PLY],
     };
-    let moves = position.legal_moves();
-    if moves.is_empty() {
-        let score = no_move_value(position, 1);
-        return Ok(SearchResult {
-            best: None,
-            score,
-            nodes: 1,
-        });
-    }
-    let plies = i64::from(depth);
-    let plans: Plans = [None, None];
-    let node = Node {
-        position: position.clone(),
-        depth: 1,
-        plies,
-    };
-    if let Outcome::Move(mv, v) = search.consult(node, true, &plans)? {
-        return Ok(SearchResult {
-            best: Some(mv),
-            score: v,
-            nodes: search.nodes,
-        });
-    }
-    // The root in §7.2 order; a move replaces the best only with a
-    // strictly greater value, so a later move needs only to be shown
-    // better than the best: window (best, +inf), and a result above it is
-    // exact.
-    let mut best: Option<(Move, i64)> = None;
-    for mv in moves {
-        let child = position.play(mv);
-        let alpha = best.map_or(i64::MIN + 1, |(_, b)| b);
-        let v = search
-            .value(
-                &child,
-                plies - 1,
-                2,
-                &plans,
-                i64::MIN + 1,
-                alpha.saturating_neg(),
-            )?
-            .wrapping_neg();
-        if best.is_none_or(|(_, b)| v > b) {
-            best = Some((mv, v));
+    let mut done: Option<(Move, i64, Vec<Move>, u32)> = None;
+    let mut partial: Option<(Move, i64)> = None;
+    for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
+        let first = done.as_ref().map(|d| d.0);
+        match search.root(position, &moves, depth, first, &mut partial) {
+            Ok((mv, v, pv)) => {
+                let report = Report {
+                    depth,
+                    score: v,
+                    nodes: search.nodes,
+                    pv: pv.clone(),
+                };
+                done = Some((mv, v, pv, depth));
+                if !search.watch.completed(&report) {
+                    break;
+                }
+            }
+            Err(_) if search.stopped => break,
+            Err(error) => return Err(error),
         }
     }
-    Ok(SearchResult {
-        best: best.map(|(mv, _)| mv),
-        score: best.map_or(0, |(_, v)| v),
-        nodes: search.nodes,
+    let (nodes, stopped) = (search.nodes, search.stopped);
+    Ok(match done {
+        Some((mv, v, pv, depth)) => SearchResult {
+            best: Some(mv),
+            score: v,
+            nodes,
+            depth,
+            pv,
+            stopped,
+        },
+        None => {
+            let (mv, v) = partial.unwrap_or((first_legal, 0));
+            SearchResult {
+                best: Some(mv),
+                score: v,
+                nodes,
+                depth: 0,
+                pv: vec![mv],
+                stopped,
+            }
+        }
     })
 }

@@ -1,20 +1,56 @@
 /* ---------------------------------------------------------------------
- * The engine's command line and the UCI protocol (spec/cheg.md §7.4): the
- * C port of runtime/uci.rs, pasted into generated C after engine.c. Its
- * doc comment lists the decisions where §7.4 is silent; this file makes
- * the same ones, byte for byte. Input text is read as Rust reads it:
- * invalid UTF-8 becomes U+FFFD (one per maximal invalid sequence), words
- * are split at Unicode white space, control characters in error messages
- * are shown as '?'.
+ * The engine's command line and the UCI protocol (spec/cheg.md §7.4,
+ * §7.5): the C port of runtime/uci.rs, pasted into generated C after
+ * engine.c. Its doc comment lists the decisions where §7.4 and §7.5 are
+ * silent; this file makes the same ones, byte for byte. Input text is read
+ * as Rust reads it: invalid UTF-8 becomes U+FFFD (one per maximal invalid
+ * sequence), words are split at Unicode white space, control characters in
+ * error messages are shown as '?'.
+ *
+ * Commands during a search (§7.5): with POSIX (ICP_POSIX, set at the top
+ * of the file on Unix-like systems unless ICP_NO_POSIX is defined), the
+ * engine reads standard input with read() and asks poll() whether a
+ * command has arrived, and times its searches with
+ * clock_gettime(CLOCK_MONOTONIC). A plain C99 build has neither: it reads
+ * commands only between searches (isready and stop wait for the search to
+ * end; go infinite searches to depth 20, then waits for stop) and times
+ * searches with clock(), the processor time the engine has used.
  * --------------------------------------------------------------------- */
+#ifdef ICP_POSIX
+#include <errno.h>
+#include <poll.h>
+#include <unistd.h>
+#endif
+#include <time.h>
 
 /* The default search depth (§7.3). */
 #define ICP_DEFAULT_DEPTH 4
 /* Deepest --perft / go perft accepted. */
 #define ICP_MAX_PERFT 64
+/* The default size of the transposition table, MB (UCI option Hash). */
+#define ICP_DEFAULT_HASH 16
+/* The largest Hash accepted, MB. */
+#define ICP_MAX_HASH 1024
+/* The longest UCI command line or engine argument, in bytes (1 MB). */
+#define ICP_MAX_LINE 1048576
+/* Commands read during a search that wait for it to end. */
+#define ICP_MAX_PENDING 64
+/* Milliseconds kept back from every time limit. */
+#define ICP_MOVE_OVERHEAD 10
 
 static const char icp_usage[] =
-    "usage: ENGINE [--fen FEN [--depth N] [--no-endgame] [--perft N]]  (no arguments: UCI)";
+    "usage: ENGINE [--fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]]  (no arguments: UCI)";
+
+static const char icp_help[] =
+    "usage: ENGINE [--fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]]\n"
+    "  --fen FEN      search the position FEN; prints 'bestmove MOVE score VALUE'\n"
+    "  --moves MOVES  first play these moves from FEN (UCI form, blank-separated,\n"
+    "                 one argument): their positions are the game's history\n"
+    "  --depth N      search depth in plies, 1 to 20 (default 4)\n"
+    "  --no-endgame   search without the endgame program\n"
+    "  --perft N      print the number of leaf nodes of the move tree to depth N\n"
+    "  --help         print this help\n"
+    "With no arguments the engine speaks UCI on standard input and output.\n";
 
 /* Decodes one UTF-8 sequence at s[0..n): its length, the code point in
  * *cp, or 0xFFFD with the length of the maximal invalid prefix. */
@@ -242,33 +278,35 @@ ICP_COLD static int icp_read_fen(const char *fen, icp_position *out, icp_text *m
     return ok;
 }
 
-/* A search's answer, as the two front ends print it. */
-typedef struct {
-    int has_best;
-    icp_move best;
-    int64_t score;
-    uint64_t nodes;
-} icp_answer;
-
-/* Runs the search (§7.3); a position with no legal move is answered here
- * (§6.2, §11.17). 1 after a runtime error. */
-ICP_COLD static int icp_answer_search(const icp_position *position, unsigned depth, const icp_program *program,
-                                      icp_answer *answer)
+/* A decimal count (digits only), saturating at UINT64_MAX; 0 if not one. */
+ICP_COLD static int icp_parse_count(const char *text, uint64_t *out)
 {
-    icp_search_result r;
-    answer->has_best = 0;
-    answer->nodes = 1;
-    if (icp_count_legal(position) == 0) {
-        answer->score = icp_in_check(position) ? -28671 : 0;
+    uint64_t n = 0;
+    const char *p;
+    if (!*text)
         return 0;
+    for (p = text; *p; p++) {
+        uint64_t d;
+        if (*p < '0' || *p > '9')
+            return 0;
+        d = (uint64_t)(*p - '0');
+        n = n > (UINT64_MAX - d) / 10 ? UINT64_MAX : n * 10 + d;
     }
-    if (icp_search_root(position, depth, program, &r))
+    *out = n;
+    return 1;
+}
+
+/* Milliseconds: a count, or a negative one (counts as 0). */
+ICP_COLD static int icp_parse_millis(const char *text, uint64_t *out)
+{
+    if (text[0] == '-') {
+        uint64_t ignored;
+        if (!icp_parse_count(text + 1, &ignored))
+            return 0;
+        *out = 0;
         return 1;
-    answer->has_best = r.has_best;
-    answer->best = r.best;
-    answer->score = r.score;
-    answer->nodes = r.nodes;
-    return 0;
+    }
+    return icp_parse_count(text, out);
 }
 
 /* The UCI score of a value (§11.20): cp C, C = VALUE * 100 / 128
@@ -297,18 +335,69 @@ ICP_COLD static void icp_print_error(void)
     free(text);
 }
 
-/* One --fen query: 0, 1 (runtime error §9), 2 (usage or bad FEN). */
+/* Plays the blank-separated UCI moves text from start (§7.5): the position
+ * after them and the game's history; 0 with a message at the first move
+ * that is not legal where it is played. */
+ICP_COLD static int icp_play_moves(const icp_position *start, const char *text, icp_position *out,
+                                   icp_history *history, icp_text *message)
+{
+    icp_words w;
+    icp_move *moves;
+    icp_position position = *start;
+    size_t i;
+    icp_words_split(&w, (const unsigned char *)text, strlen(text));
+    moves = icp_try_realloc(NULL, w.count, sizeof *moves);
+    if (!moves)
+        icp_memory_exhausted();
+    for (i = 0; i < w.count; i++) {
+        icp_position next;
+        if (!icp_parse_move(&position, w.words[i], &moves[i])) {
+            char fen[ICP_FEN_SIZE];
+            icp_position_to_fen(&position, fen);
+            icp_text_str(message, "illegal move '");
+            icp_text_str(message, w.words[i]);
+            icp_text_str(message, "' in ");
+            icp_text_str(message, fen);
+            free(moves);
+            icp_words_free(&w);
+            return 0;
+        }
+        icp_play(&position, moves[i], &next);
+        position = next;
+    }
+    icp_history_game(start, moves, w.count, out, history);
+    free(moves);
+    icp_words_free(&w);
+    return 1;
+}
+
+/* One --fen query: 0, 1 (runtime error §9), 2 (usage, bad FEN or move). */
 ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
 {
-    const char *fen = NULL;
+    const char *fen = NULL, *moves = NULL;
     long depth = -1, perft = -1;
     int no_endgame = 0, i = 0;
     icp_text message = {0, 0, 0};
-    icp_position position;
-    icp_answer answer;
+    icp_position start, position;
+    icp_history history;
+    for (i = 0; i < argc && !message.text; i++)
+        if (strlen(argv[i]) > ICP_MAX_LINE) {
+            icp_text_str(&message, "argument ");
+            icp_text_int(&message, i + 1);
+            icp_text_str(&message, " is longer than 1048576 bytes");
+        }
+    i = 0;
     while (i < argc && !message.text) {
         const char *arg = argv[i++];
-        if (!strcmp(arg, "--fen") || !strcmp(arg, "--depth") || !strcmp(arg, "--perft")) {
+        if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+            icp_text shown = {0, 0, 0};
+            icp_text_printable(&shown, program->name);
+            printf("%s (icp2c CHEG engine)\n%s", icp_text_take(&shown), icp_help);
+            fflush(stdout);
+            free(shown.text);
+            return 0;
+        }
+        if (!strcmp(arg, "--fen") || !strcmp(arg, "--depth") || !strcmp(arg, "--perft") || !strcmp(arg, "--moves")) {
             const char *value;
             if (i >= argc) {
                 icp_text_str(&message, arg);
@@ -320,6 +409,10 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
                 if (fen)
                     icp_text_str(&message, "--fen given twice");
                 fen = value;
+            } else if (!strcmp(arg, "--moves")) {
+                if (moves)
+                    icp_text_str(&message, "--moves given twice");
+                moves = value;
             } else if (!strcmp(arg, "--depth")) {
                 long n = icp_parse_number(value, 1, 20);
                 if (n < 0) {
@@ -362,24 +455,39 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
         free(message.text);
         return 2;
     }
-    if (!icp_read_fen(fen, &position, &message)) {
-        fprintf(stderr, "error: %s\n", icp_text_take(&message));
+    if (!icp_read_fen(fen, &start, &message) || !icp_play_moves(&start, moves ? moves : "", &position, &history,
+                                                                 &message)) {
+        icp_text shown = {0, 0, 0};
+        icp_text_printable(&shown, icp_text_take(&message));
+        fprintf(stderr, "error: %s\n", icp_text_take(&shown));
         fflush(stderr);
+        free(shown.text);
         free(message.text);
         return 2;
     }
     if (perft >= 0) {
         printf("%" PRIu64 "\n", icp_perft(&position, (unsigned)perft));
         fflush(stdout);
+        free(history.entries);
         return 0;
     }
-    if (icp_answer_search(&position, depth < 0 ? ICP_DEFAULT_DEPTH : (unsigned)depth, no_endgame ? NULL : program,
-                          &answer)) {
-        icp_print_error();
-        return 1;
-    }
     {
+        icp_table table;
+        icp_limits limits;
+        icp_search_result answer;
         char best[6] = "0000";
+        int failed;
+        icp_table_init(&table, ICP_DEFAULT_HASH);
+        limits.depth = depth < 0 ? ICP_DEFAULT_DEPTH : (unsigned)depth;
+        limits.has_nodes = 0;
+        limits.nodes = 0;
+        failed = icp_search_run(&position, limits, no_endgame ? NULL : program, &table, &history, NULL, &answer);
+        icp_table_free(&table);
+        free(history.entries);
+        if (failed) {
+            icp_print_error();
+            return 1;
+        }
         if (answer.has_best)
             icp_move_uci(answer.best, best);
         printf("bestmove %s score %" PRId64 "\n", best, answer.score);
@@ -388,12 +496,448 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
     return 0;
 }
 
-/* The UCI session's state. */
+/* ------------------------------------------------------------ commands */
+
+/* What reading the command stream gives (uci.rs Input). */
+enum { ICP_IN_LINE, ICP_IN_TOO_LONG, ICP_IN_NOTHING, ICP_IN_END };
+
+/* Standard input, read in place: a buffer, the line so far (at most
+ * ICP_MAX_LINE bytes of it), and whether the input has ended. */
+static struct {
+    unsigned char buf[65536];
+    size_t start, end;
+    icp_text line;
+    int any, too_long, ended;
+} icp_in;
+
+/* More input into the buffer: 1 bytes came, 0 none has arrived (only when
+ * not waiting), -1 the end of the input. */
+ICP_COLD static int icp_input_fill(int wait)
+{
+#ifdef ICP_POSIX
+    ssize_t n;
+    if (!wait) {
+        struct pollfd p;
+        p.fd = 0;
+        p.events = POLLIN;
+        p.revents = 0;
+        if (poll(&p, 1, 0) <= 0)
+            return 0;
+    }
+    do
+        n = read(0, icp_in.buf, sizeof icp_in.buf);
+    while (n < 0 && errno == EINTR);
+    if (n <= 0)
+        return -1;
+    icp_in.start = 0;
+    icp_in.end = (size_t)n;
+    return 1;
+#else
+    int c;
+    if (!wait)
+        return 0;
+    icp_in.start = icp_in.end = 0;
+    while (icp_in.end < sizeof icp_in.buf && (c = getchar()) != EOF) {
+        icp_in.buf[icp_in.end++] = (unsigned char)c;
+        if (c == '\n')
+            break;
+    }
+    return icp_in.end > 0 ? 1 : -1;
+#endif
+}
+
+/* The line read (in *line, malloc'd, the caller frees it) or too long. */
+ICP_COLD static int icp_input_take(icp_text *line)
+{
+    int kind = icp_in.too_long ? ICP_IN_TOO_LONG : ICP_IN_LINE;
+    *line = icp_in.line;
+    if (kind == ICP_IN_TOO_LONG) {
+        free(line->text);
+        line->text = NULL;
+        line->len = line->cap = 0;
+    }
+    icp_in.line.text = NULL;
+    icp_in.line.len = icp_in.line.cap = 0;
+    icp_in.any = icp_in.too_long = 0;
+    return kind;
+}
+
+/* The next line of standard input (uci.rs read_line, Commands::next):
+ * waits for one when wait, else ICP_IN_NOTHING when none has arrived. */
+ICP_COLD static int icp_input_next(int wait, icp_text *line)
+{
+    line->text = NULL;
+    line->len = line->cap = 0;
+    if (icp_in.ended)
+        return ICP_IN_END;
+    for (;;) {
+        int got;
+        if (icp_in.start < icp_in.end) {
+            const unsigned char *b = icp_in.buf + icp_in.start;
+            size_t n = icp_in.end - icp_in.start;
+            const unsigned char *nl = memchr(b, '\n', n);
+            size_t part = nl ? (size_t)(nl - b) : n;
+            icp_in.any = 1;
+            if (!icp_in.too_long) {
+                if (icp_in.line.len + part > ICP_MAX_LINE) {
+                    icp_in.too_long = 1;
+                    free(icp_in.line.text);
+                    icp_in.line.text = NULL;
+                    icp_in.line.len = icp_in.line.cap = 0;
+                } else {
+                    icp_text_put(&icp_in.line, (const char *)b, part);
+                }
+            }
+            icp_in.start += nl ? part + 1 : n;
+            if (nl)
+                return icp_input_take(line);
+            continue;
+        }
+        got = icp_input_fill(wait);
+        if (got == 0)
+            return ICP_IN_NOTHING;
+        if (got < 0) {
+            if (icp_in.any)
+                return icp_input_take(line);
+            icp_in.ended = 1;
+            return ICP_IN_END;
+        }
+    }
+}
+
+/* Milliseconds from a fixed start (uci.rs Clock). */
+ICP_COLD static uint64_t icp_now_ms(void)
+{
+#ifdef ICP_POSIX
+    struct timespec t;
+    if (clock_gettime(CLOCK_MONOTONIC, &t) != 0)
+        return 0;
+    return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+#else
+    clock_t c = clock();
+    if (c == (clock_t)-1)
+        return 0;
+    return (uint64_t)((double)c * 1000.0 / (double)CLOCKS_PER_SEC);
+#endif
+}
+
+/* ----------------------------------------------------------------- UCI */
+
+/* An input read during a search, to handle after it. */
 typedef struct {
+    int kind;
+    icp_text line;
+} icp_pending;
+
+/* The UCI session's state (uci.rs Engine). */
+typedef struct {
+    const icp_program *program;
     icp_position position;
+    icp_history history;
     unsigned depth;
     int endgame;
+    unsigned hash;
+    int has_table;
+    icp_table table;
+    icp_pending *pending;
+    size_t pending_count, pending_cap;
+    int ended;
 } icp_session;
+
+ICP_COLD static void icp_pending_push(icp_session *session, int kind, icp_text line)
+{
+    if (session->pending_count == session->pending_cap) {
+        size_t cap = session->pending_cap ? session->pending_cap * 2 : 8;
+        icp_pending *grown = icp_try_realloc(session->pending, cap, sizeof *grown);
+        if (!grown)
+            icp_memory_exhausted();
+        session->pending = grown;
+        session->pending_cap = cap;
+    }
+    session->pending[session->pending_count].kind = kind;
+    session->pending[session->pending_count].line = line;
+    session->pending_count++;
+}
+
+ICP_COLD static void icp_error_line(const char *message)
+{
+    icp_text shown = {0, 0, 0};
+    icp_text_printable(&shown, message);
+    printf("info string error: %s\n", icp_text_take(&shown));
+    free(shown.text);
+}
+
+/* A go command's parameters (§7.5). */
+typedef struct {
+    long depth, perft;
+    int has_nodes, has_movetime, has_wtime, has_btime, has_winc, has_binc, has_movestogo;
+    uint64_t nodes, movetime, wtime, btime, winc, binc, movestogo;
+    int infinite, ponder;
+} icp_go;
+
+/* How long a timed search may take, ms (uci.rs TimePlan). */
+typedef struct {
+    int active;
+    uint64_t soft, hard;
+} icp_time_plan;
+
+ICP_COLD static int icp_go_parse(const icp_words *w, icp_go *go, icp_text *message)
+{
+    size_t i = 1;
+    memset(go, 0, sizeof *go);
+    go->depth = -1;
+    go->perft = -1;
+    while (i < w->count) {
+        const char *word = w->words[i++];
+        const char *value = i < w->count ? w->words[i] : "";
+        if (!strcmp(word, "infinite")) {
+            go->infinite = 1;
+        } else if (!strcmp(word, "ponder")) {
+            go->ponder = 1;
+        } else if (!strcmp(word, "depth") || !strcmp(word, "perft")) {
+            int is_depth = !strcmp(word, "depth");
+            long n = icp_parse_number(value, is_depth ? 1 : 0, is_depth ? 20 : ICP_MAX_PERFT);
+            i++;
+            if (n < 0) {
+                icp_text_str(message, is_depth ? "go depth '" : "go perft '");
+                icp_text_str(message, value);
+                icp_text_str(message, is_depth ? "': expected 1 to 20" : "': expected 0 to 64");
+                return 0;
+            }
+            if (is_depth)
+                go->depth = n;
+            else
+                go->perft = n;
+        } else if (!strcmp(word, "nodes") || !strcmp(word, "movestogo") || !strcmp(word, "mate")) {
+            uint64_t n;
+            i++;
+            if (!icp_parse_count(value, &n)) {
+                icp_text_str(message, "go ");
+                icp_text_str(message, word);
+                icp_text_str(message, " '");
+                icp_text_str(message, value);
+                icp_text_str(message, "': expected a number");
+                return 0;
+            }
+            if (!strcmp(word, "nodes")) {
+                go->has_nodes = 1;
+                go->nodes = n;
+            } else if (!strcmp(word, "movestogo")) {
+                go->has_movestogo = 1;
+                go->movestogo = n;
+            }
+        } else if (!strcmp(word, "movetime") || !strcmp(word, "wtime") || !strcmp(word, "btime") ||
+                   !strcmp(word, "winc") || !strcmp(word, "binc")) {
+            uint64_t n;
+            i++;
+            if (!icp_parse_millis(value, &n)) {
+                icp_text_str(message, "go ");
+                icp_text_str(message, word);
+                icp_text_str(message, " '");
+                icp_text_str(message, value);
+                icp_text_str(message, "': expected milliseconds");
+                return 0;
+            }
+            if (!strcmp(word, "movetime")) {
+                go->has_movetime = 1;
+                go->movetime = n;
+            } else if (!strcmp(word, "wtime")) {
+                go->has_wtime = 1;
+                go->wtime = n;
+            } else if (!strcmp(word, "btime")) {
+                go->has_btime = 1;
+                go->btime = n;
+            } else if (!strcmp(word, "winc")) {
+                go->has_winc = 1;
+                go->winc = n;
+            } else {
+                go->has_binc = 1;
+                go->binc = n;
+            }
+        }
+        /* searchmoves and its moves, and unknown words: ignored */
+    }
+    return 1;
+}
+
+static int icp_go_limited_otherwise(const icp_go *go)
+{
+    return go->has_nodes || go->has_movetime || go->has_wtime || go->has_btime || go->infinite || go->ponder;
+}
+
+/* The time the side to move may think (uci.rs Go::time_plan). */
+ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white)
+{
+    icp_time_plan plan;
+    int has_time = white ? go->has_wtime : go->has_btime;
+    plan.active = 0;
+    plan.soft = plan.hard = 0;
+    if (go->has_movetime) {
+        uint64_t t = go->movetime > ICP_MOVE_OVERHEAD ? go->movetime - ICP_MOVE_OVERHEAD : 0;
+        if (t < 1)
+            t = 1;
+        plan.active = 1;
+        plan.soft = plan.hard = t;
+    }
+    if (has_time) {
+        uint64_t time = white ? go->wtime : go->btime;
+        uint64_t inc = white ? (go->has_winc ? go->winc : 0) : (go->has_binc ? go->binc : 0);
+        uint64_t safety = ICP_MOVE_OVERHEAD + 10 + time / 20;
+        uint64_t usable = time > safety ? time - safety : 0;
+        uint64_t moves = go->has_movestogo ? go->movestogo : 30, soft, hard, extra;
+        if (moves < 1)
+            moves = 1;
+        if (moves > 50)
+            moves = 50;
+        soft = usable / moves;
+        extra = inc / 4 * 3;
+        soft = soft > UINT64_MAX - extra ? UINT64_MAX : soft + extra;
+        if (soft > usable)
+            soft = usable;
+        if (soft < 1)
+            soft = 1;
+        hard = soft > UINT64_MAX / 4 ? UINT64_MAX : soft * 4;
+        if (hard > usable)
+            hard = usable;
+        if (hard < soft)
+            hard = soft;
+        if (plan.active) {
+            if (soft < plan.soft)
+                plan.soft = soft;
+            if (hard < plan.hard)
+                plan.hard = hard;
+        } else {
+            plan.active = 1;
+            plan.soft = soft;
+            plan.hard = hard;
+        }
+    }
+    return plan;
+}
+
+/* What a UCI search watches while it runs (uci.rs Watcher). */
+typedef struct {
+    icp_watch watch; /* first: the search calls through it */
+    icp_session *session;
+    uint64_t start, plan_start;
+    icp_time_plan plan, ponder_plan;
+    int pondering, infinite, stop, quit;
+} icp_watcher;
+
+/* Handles one input during a search; 0 when nothing had arrived. */
+ICP_COLD static int icp_watcher_handle(icp_watcher *w, int kind, icp_text line)
+{
+    if (kind == ICP_IN_NOTHING)
+        return 0;
+    if (kind == ICP_IN_END) {
+        w->session->ended = 1;
+        if (w->infinite || w->pondering)
+            w->stop = 1;
+    } else if (kind == ICP_IN_TOO_LONG) {
+        icp_pending_push(w->session, kind, line);
+    } else {
+        icp_words words;
+        const char *first;
+        icp_words_split(&words, (const unsigned char *)(line.text ? line.text : ""), line.len);
+        first = words.count ? words.words[0] : "";
+        if (!strcmp(first, "isready")) {
+            printf("readyok\n");
+            fflush(stdout);
+            free(line.text);
+        } else if (!strcmp(first, "stop")) {
+            w->stop = 1;
+            free(line.text);
+        } else if (!strcmp(first, "quit")) {
+            w->quit = 1;
+            w->stop = 1;
+            free(line.text);
+        } else if (!strcmp(first, "ponderhit")) {
+            if (w->pondering) {
+                w->pondering = 0;
+                w->plan = w->ponder_plan;
+                w->ponder_plan.active = 0;
+                w->plan_start = icp_now_ms();
+            }
+            free(line.text);
+        } else {
+            icp_pending_push(w->session, kind, line);
+        }
+        icp_words_free(&words);
+    }
+    return 1;
+}
+
+/* Handles the commands that have arrived. */
+ICP_COLD static void icp_watcher_read(icp_watcher *w)
+{
+    while (w->session->pending_count < ICP_MAX_PENDING && !w->session->ended) {
+        icp_text line;
+        int kind = icp_input_next(0, &line);
+        if (!icp_watcher_handle(w, kind, line))
+            break;
+    }
+}
+
+static uint64_t icp_watcher_planned(const icp_watcher *w)
+{
+    uint64_t now = icp_now_ms();
+    return now > w->plan_start ? now - w->plan_start : 0;
+}
+
+/* After the search of a go infinite or go ponder: waits for stop. */
+ICP_COLD static void icp_watcher_wait(icp_watcher *w)
+{
+    while (!w->stop && (w->infinite || w->pondering) && !w->session->ended) {
+        icp_text line;
+        int kind = icp_input_next(1, &line);
+        icp_watcher_handle(w, kind, line);
+        if (!w->pondering && !w->infinite)
+            break;
+    }
+}
+
+/* Prints one info line (§7.5). */
+ICP_COLD static void icp_watcher_info(icp_watcher *w, const icp_report *r)
+{
+    uint64_t now = icp_now_ms(), time = now > w->start ? now - w->start : 0, div = time ? time : 1, nps;
+    char score[48];
+    int i;
+    nps = r->nodes <= UINT64_MAX / 1000 ? r->nodes * 1000 / div : r->nodes / div * 1000;
+    icp_score_text(r->score, score);
+    printf("info depth %u score %s nodes %" PRIu64 " nps %" PRIu64 " time %" PRIu64, r->depth, score, r->nodes, nps,
+           time);
+    if (r->pv_len > 0) {
+        printf(" pv");
+        for (i = 0; i < r->pv_len; i++) {
+            char uci[6];
+            icp_move_uci(r->pv[i], uci);
+            printf(" %s", uci);
+        }
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+ICP_COLD static int icp_watcher_poll(icp_watch *watch)
+{
+    icp_watcher *w = (icp_watcher *)watch;
+    icp_watcher_read(w);
+    return w->stop || (w->plan.active && icp_watcher_planned(w) >= w->plan.hard);
+}
+
+ICP_COLD static int icp_watcher_completed(icp_watch *watch, const icp_report *report)
+{
+    icp_watcher *w = (icp_watcher *)watch;
+    uint64_t planned;
+    icp_watcher_info(w, report);
+    icp_watcher_read(w);
+    if (w->stop)
+        return 0;
+    if (!w->plan.active)
+        return 1;
+    planned = icp_watcher_planned(w);
+    return (planned > UINT64_MAX / 2 ? UINT64_MAX : planned * 2) < w->plan.soft;
+}
 
 ICP_COLD static int icp_ascii_ieq(const char *a, const char *b)
 {
@@ -409,12 +953,31 @@ ICP_COLD static int icp_ascii_ieq(const char *a, const char *b)
     return *a == *b;
 }
 
+/* true/false for a check option; 0 with a message otherwise. */
+ICP_COLD static int icp_check_value(const char *what, const char *value, int *out, icp_text *message)
+{
+    if (icp_ascii_ieq(value, "true")) {
+        *out = 1;
+        return 1;
+    }
+    if (icp_ascii_ieq(value, "false")) {
+        *out = 0;
+        return 1;
+    }
+    icp_text_str(message, what);
+    icp_text_str(message, " ");
+    icp_text_str(message, value);
+    icp_text_str(message, ": expected true or false");
+    return 0;
+}
+
 /* setoption name NAME value VALUE; 0 ok, else an error in message. */
 ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
 {
     const char *name, *value;
+    int flag;
     if (w->count != 5 || strcmp(w->words[1], "name") || strcmp(w->words[3], "value")) {
-        icp_text_str(message, "expected 'setoption name Depth|Endgame value VALUE'");
+        icp_text_str(message, "expected 'setoption name NAME value VALUE'");
         return 1;
     }
     name = w->words[2];
@@ -431,39 +994,62 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         return 0;
     }
     if (icp_ascii_ieq(name, "endgame")) {
-        if (icp_ascii_ieq(value, "true")) {
-            session->endgame = 1;
-        } else if (icp_ascii_ieq(value, "false")) {
-            session->endgame = 0;
-        } else {
-            icp_text_str(message, "Endgame ");
+        if (!icp_check_value("Endgame", value, &flag, message))
+            return 1;
+        session->endgame = flag;
+        return 0;
+    }
+    if (icp_ascii_ieq(name, "hash")) {
+        /* 0, below the declared minimum, searches without a table. */
+        long n = icp_parse_number(value, 0, ICP_MAX_HASH);
+        if (n < 0) {
+            icp_text_str(message, "Hash ");
             icp_text_str(message, value);
-            icp_text_str(message, ": expected true or false");
+            icp_text_str(message, ": expected 1 to 1024");
+            return 1;
+        }
+        session->hash = (unsigned)n;
+        if (session->has_table)
+            icp_table_free(&session->table);
+        session->has_table = 0;
+        return 0;
+    }
+    if (icp_ascii_ieq(name, "threads")) {
+        if (icp_parse_number(value, 1, 1) < 0) {
+            icp_text_str(message, "Threads ");
+            icp_text_str(message, value);
+            icp_text_str(message, ": expected 1");
             return 1;
         }
         return 0;
     }
+    if (icp_ascii_ieq(name, "ponder"))
+        return !icp_check_value("Ponder", value, &flag, message);
     icp_text_str(message, "unknown option '");
     icp_text_str(message, name);
-    icp_text_str(message, "' (options: Depth, Endgame)");
+    icp_text_str(message, "' (options: Depth, Endgame, Hash, Threads, Ponder)");
     return 1;
 }
 
 /* position startpos|fen FEN [moves ...] */
 ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, icp_text *message)
 {
-    size_t moves_at = w->count, i;
-    icp_position position;
+    size_t moves_at = w->count;
+    icp_position start, position;
+    icp_history history;
+    char *moves;
+    size_t i;
+    int ok;
     for (i = 1; i < w->count; i++)
         if (!strcmp(w->words[i], "moves")) {
             moves_at = i;
             break;
         }
     if (moves_at == 2 && !strcmp(w->words[1], "startpos")) {
-        icp_position_start(&position);
+        icp_position_start(&start);
     } else if (moves_at >= 2 && !strcmp(w->words[1], "fen")) {
         char *fen = icp_words_join(w, 2, moves_at);
-        int ok = icp_read_fen(fen, &position, message);
+        ok = icp_read_fen(fen, &start, message);
         free(fen);
         if (!ok)
             return 1;
@@ -471,75 +1057,94 @@ ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, i
         icp_text_str(message, "expected 'position startpos|fen FEN [moves \xe2\x80\xa6]'");
         return 1;
     }
-    for (i = moves_at + 1; i < w->count; i++) {
-        icp_move mv;
-        icp_position next;
-        if (!icp_parse_move(&position, w->words[i], &mv)) {
-            char fen[ICP_FEN_SIZE];
-            icp_position_to_fen(&position, fen);
-            icp_text_str(message, "illegal move '");
-            icp_text_str(message, w->words[i]);
-            icp_text_str(message, "' in ");
-            icp_text_str(message, fen);
-            return 1;
-        }
-        icp_play(&position, mv, &next);
-        position = next;
-    }
+    moves = icp_words_join(w, moves_at + 1 < w->count ? moves_at + 1 : w->count, w->count);
+    ok = icp_play_moves(&start, moves, &position, &history, message);
+    free(moves);
+    if (!ok)
+        return 1;
+    free(session->history.entries);
+    session->history = history;
     session->position = position;
     return 0;
 }
 
-ICP_COLD static int icp_go(icp_session *session, const icp_words *w, const icp_program *program, icp_text *message)
+ICP_COLD static void icp_go_perft(icp_session *session, long perft)
 {
-    unsigned depth = session->depth;
-    long perft = -1;
-    size_t i = 1;
-    icp_answer answer;
-    char score[48], best[6] = "0000";
-    while (i < w->count) {
-        const char *word = w->words[i++];
-        if (!strcmp(word, "depth") || !strcmp(word, "perft")) {
-            const char *value = i < w->count ? w->words[i] : "";
-            int is_depth = !strcmp(word, "depth");
-            long n = icp_parse_number(value, is_depth ? 1 : 0, is_depth ? 20 : ICP_MAX_PERFT);
-            i++;
-            if (n < 0) {
-                icp_text_str(message, is_depth ? "go depth '" : "go perft '");
-                icp_text_str(message, value);
-                icp_text_str(message, is_depth ? "': expected 1 to 20" : "': expected 0 to 64");
-                return 1;
-            }
-            if (is_depth)
-                depth = (unsigned)n;
-            else
-                perft = n;
+    uint64_t total = 0;
+    if (perft > 0) {
+        icp_move_list moves;
+        int k;
+        icp_legal_moves(&session->position, &moves);
+        for (k = 0; k < moves.count; k++) {
+            icp_position child;
+            uint64_t count;
+            char uci[6];
+            icp_play(&session->position, moves.moves[k], &child);
+            count = icp_perft(&child, (unsigned)perft - 1);
+            total += count;
+            icp_move_uci(moves.moves[k], uci);
+            printf("%s: %" PRIu64 "\n", uci, count);
         }
-        /* other go parameters are accepted and ignored (§7.4) */
+    } else {
+        total = 1;
     }
-    if (perft >= 0) {
-        uint64_t total = 0;
-        if (perft > 0) {
-            icp_move_list moves;
-            int k;
-            icp_legal_moves(&session->position, &moves);
-            for (k = 0; k < moves.count; k++) {
-                icp_position child;
-                uint64_t count;
-                char uci[6];
-                icp_play(&session->position, moves.moves[k], &child);
-                count = icp_perft(&child, (unsigned)perft - 1);
-                total += count;
-                icp_move_uci(moves.moves[k], uci);
-                printf("%s: %" PRIu64 "\n", uci, count);
-            }
-        } else {
-            total = 1;
-        }
-        printf("\nNodes searched: %" PRIu64 "\n", total);
+    printf("\nNodes searched: %" PRIu64 "\n", total);
+}
+
+/* go ... (§7.4, §7.5); returns 1 when quit came during the search. */
+ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
+{
+    icp_text message = {0, 0, 0};
+    icp_go go;
+    icp_limits limits;
+    icp_time_plan plan;
+    icp_watcher watcher;
+    icp_search_result answer;
+    uint64_t start;
+    char best[6] = "0000";
+    int failed;
+    if (!icp_go_parse(w, &go, &message)) {
+        size_t i;
+        int perft = 0;
+        icp_error_line(icp_text_take(&message));
+        free(message.text);
+        for (i = 1; i < w->count; i++)
+            if (!strcmp(w->words[i], "perft"))
+                perft = 1;
+        if (!perft)
+            printf("bestmove 0000\n");
         return 0;
     }
-    if (icp_answer_search(&session->position, depth, session->endgame ? program : NULL, &answer)) {
+    if (go.perft >= 0) {
+        icp_go_perft(session, go.perft);
+        return 0;
+    }
+    start = icp_now_ms();
+    limits.depth = go.depth >= 0 ? (unsigned)go.depth : icp_go_limited_otherwise(&go) ? ICP_MAX_DEPTH : session->depth;
+    limits.has_nodes = go.has_nodes;
+    limits.nodes = go.nodes;
+    plan = icp_go_time_plan(&go, session->position.side == ICP_WHITE);
+    if (!session->has_table) {
+        if (!icp_table_init(&session->table, session->hash)) {
+            icp_error_line("no memory for the Hash table: searching without one");
+            icp_table_init(&session->table, 0);
+        }
+        session->has_table = 1;
+    }
+    memset(&watcher, 0, sizeof watcher);
+    watcher.watch.poll = icp_watcher_poll;
+    watcher.watch.completed = icp_watcher_completed;
+    watcher.session = session;
+    watcher.start = watcher.plan_start = start;
+    if (go.ponder)
+        watcher.ponder_plan = plan;
+    else
+        watcher.plan = plan;
+    watcher.pondering = go.ponder;
+    watcher.infinite = go.infinite;
+    failed = icp_search_run(&session->position, limits, session->endgame ? session->program : NULL, &session->table,
+                            &session->history, &watcher.watch, &answer);
+    if (failed) {
         icp_text t = {0, 0, 0};
         char *text;
         icp_print_error();
@@ -547,21 +1152,27 @@ ICP_COLD static int icp_go(icp_session *session, const icp_words *w, const icp_p
         text = icp_text_take(&t);
         printf("info string %s\nbestmove 0000\n", text);
         free(text);
-        return 0;
+        return watcher.quit;
     }
-    icp_score_text(answer.score, score);
-    if (answer.has_best) {
+    if (!answer.has_best) {
+        icp_report report;
+        report.depth = go.depth >= 0 || !icp_go_limited_otherwise(&go) ? limits.depth : 1;
+        report.score = answer.score;
+        report.nodes = answer.nodes;
+        report.pv_len = 0;
+        report.pv = NULL;
+        icp_watcher_info(&watcher, &report);
+    }
+    if (watcher.infinite || watcher.pondering)
+        icp_watcher_wait(&watcher);
+    if (answer.has_best)
         icp_move_uci(answer.best, best);
-        printf("info depth %u score %s nodes %" PRIu64 " pv %s\nbestmove %s\n", depth, score, answer.nodes, best,
-               best);
-    } else {
-        printf("info depth %u score %s nodes %" PRIu64 "\nbestmove 0000\n", depth, score, answer.nodes);
-    }
-    return 0;
+    printf("bestmove %s\n", best);
+    return watcher.quit;
 }
 
 /* Handles one UCI line; returns 1 on quit. */
-ICP_COLD static int icp_command(icp_session *session, const icp_words *w, const icp_program *program)
+ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
 {
     const char *name;
     icp_text message = {0, 0, 0};
@@ -572,16 +1183,25 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w, const 
     if (!strcmp(name, "quit")) {
         return 1;
     } else if (!strcmp(name, "uci")) {
-        printf("id name icp2c CHEG engine\nid author icp2c\n"
+        icp_text shown = {0, 0, 0};
+        icp_text_printable(&shown, session->program->name);
+        printf("id name %s (icp2c CHEG engine)\nid author icp2c\n"
                "option name Depth type spin default %d min 1 max 20\n"
-               "option name Endgame type check default true\nuciok\n",
-               ICP_DEFAULT_DEPTH);
+               "option name Endgame type check default true\n"
+               "option name Hash type spin default %d min 1 max %d\n"
+               "option name Threads type spin default 1 min 1 max 1\n"
+               "option name Ponder type check default false\nuciok\n",
+               icp_text_take(&shown), ICP_DEFAULT_DEPTH, ICP_DEFAULT_HASH, ICP_MAX_HASH);
+        free(shown.text);
     } else if (!strcmp(name, "isready")) {
         printf("readyok\n");
     } else if (!strcmp(name, "ucinewgame")) {
         icp_position_start(&session->position);
+        free(session->history.entries);
+        session->history.entries = NULL;
+        session->history.count = 0;
     } else if (!strcmp(name, "stop") || !strcmp(name, "ponderhit") || !strcmp(name, "debug")) {
-        /* accepted; the search is synchronous */
+        /* nothing to stop */
     } else if (!strcmp(name, "setoption")) {
         failed = icp_set_option(session, w, &message);
     } else if (!strcmp(name, "position")) {
@@ -589,7 +1209,7 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w, const 
     } else if (!strcmp(name, "d") && w->count == 1) {
         icp_display(&session->position, stdout);
     } else if (!strcmp(name, "go")) {
-        failed = icp_go(session, w, program, &message);
+        return icp_do_go(session, w);
     } else {
         char *all = icp_words_join(w, 0, w->count);
         icp_text_str(&message, "unknown command '");
@@ -598,12 +1218,8 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w, const 
         free(all);
         failed = 1;
     }
-    if (failed) {
-        icp_text shown = {0, 0, 0};
-        icp_text_printable(&shown, icp_text_take(&message));
-        printf("info string error: %s\n", icp_text_take(&shown));
-        free(shown.text);
-    }
+    if (failed)
+        icp_error_line(icp_text_take(&message));
     free(message.text);
     return 0;
 }
@@ -611,36 +1227,57 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w, const 
 ICP_COLD static void icp_uci_loop(const icp_program *program)
 {
     icp_session session;
-    icp_text line = {0, 0, 0};
+    size_t i;
+    memset(&session, 0, sizeof session);
+    session.program = program;
     icp_position_start(&session.position);
     session.depth = ICP_DEFAULT_DEPTH;
     session.endgame = 1;
+    session.hash = ICP_DEFAULT_HASH;
     for (;;) {
-        int c, quit;
-        icp_words w;
-        line.len = 0;
-        while ((c = getchar()) != EOF) {
-            char b = (char)c;
-            icp_text_put(&line, &b, 1);
-            if (c == '\n')
-                break;
+        int kind, quit = 0;
+        icp_text line;
+        if (session.pending_count > 0) {
+            kind = session.pending[0].kind;
+            line = session.pending[0].line;
+            session.pending_count--;
+            memmove(session.pending, session.pending + 1, session.pending_count * sizeof *session.pending);
+        } else if (session.ended) {
+            kind = ICP_IN_END;
+            line.text = NULL;
+            line.len = line.cap = 0;
+        } else {
+            kind = icp_input_next(1, &line);
         }
-        if (line.len == 0)
-            break;
-        icp_words_split(&w, (const unsigned char *)line.text, line.len);
-        quit = icp_command(&session, &w, program);
-        icp_words_free(&w);
+        if (kind == ICP_IN_END) {
+            quit = 1;
+        } else if (kind == ICP_IN_TOO_LONG) {
+            icp_error_line("command longer than 1048576 bytes, skipped");
+        } else if (kind == ICP_IN_LINE) {
+            icp_words w;
+            icp_words_split(&w, (const unsigned char *)(line.text ? line.text : ""), line.len);
+            quit = icp_command(&session, &w);
+            icp_words_free(&w);
+        }
+        free(line.text);
         fflush(stdout);
         if (quit)
             break;
     }
-    free(line.text);
+    for (i = 0; i < session.pending_count; i++)
+        free(session.pending[i].line.text);
+    free(session.pending);
+    free(session.history.entries);
+    if (session.has_table)
+        icp_table_free(&session.table);
+    free(icp_in.line.text);
     fflush(stdout);
 }
 
-/* The engine's main: argv without the program name. --fen FEN [--depth N]
- * [--no-endgame] [--perft N] answers one query; no arguments speaks UCI.
- * Returns the exit status: 0, 1 (runtime error §9), 2 (bad FEN or usage). */
+/* The engine's main: argv without the program name. --fen FEN [--moves
+ * MOVES] [--depth N] [--no-endgame] [--perft N] answers one query; no
+ * arguments speaks UCI. Returns the exit status: 0, 1 (runtime error §9),
+ * 2 (bad FEN, move or usage). */
 ICP_COLD static int icp_engine_main(int argc, char **argv, const icp_program *program)
 {
     int status, i;
