@@ -11,6 +11,7 @@
 
 use crate::codegen::{EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
+use crate::common::watch::Recording;
 use crate::lang::{self, Checked, Lang, RunOptions, UsageError};
 use crate::{GeneratedFile, Outcome};
 use std::any::Any;
@@ -115,6 +116,7 @@ trait AnyProgram: fmt::Debug + Send + Sync {
         errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
+    fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording>;
     fn run_live(
         &self,
         input: Box<dyn BufRead + Send>,
@@ -143,6 +145,10 @@ impl<L: Lang + 'static> AnyProgram for Held<L> {
         options: &RunOptions,
     ) -> Result<Outcome, UsageError> {
         L::run(&self.0, input, output, errors, options)
+    }
+
+    fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording> {
+        L::record(&self.0, input, options)
     }
 
     fn run_live(
@@ -272,6 +278,16 @@ impl Program {
             Ok(outcome) => outcome,
             Err(UsageError(message)) => Outcome::RuntimeError(format!("error: {message}")),
         }
+    }
+
+    /// Runs the program step by step for a board view, as `icp2c run
+    /// --trace` with `options` (`max_steps`, `glyphs`) runs it, recording
+    /// the board at the start and every step's changes, trace line and
+    /// output ([`crate::common::watch`]). `None` for a language with no
+    /// board to watch (CHEG: its `--trace` through [`Program::run_with`]
+    /// shows the statements run instead).
+    pub fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording> {
+        self.inner.record(input, options)
     }
 
     /// Generates `target` laid out as `layout`. `source_name` is written in

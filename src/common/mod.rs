@@ -4,6 +4,7 @@
 pub mod cursor;
 pub mod diagnostic;
 pub mod source;
+pub mod watch;
 
 /// A byte range in the decoded source text: every AST node of every
 /// language carries one, and diagnostics point with them.

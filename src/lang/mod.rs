@@ -14,6 +14,7 @@ pub mod icp;
 
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
+use crate::common::watch::Recording;
 use crate::{GeneratedFile, Outcome};
 use std::io::{BufRead, Write};
 
@@ -126,6 +127,21 @@ pub trait Lang {
         errors: &mut dyn Write,
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
+
+    /// Runs `program` as [`Lang::run`] does with `--trace` (its trace
+    /// lines drawn with `options.glyphs`, its steps bounded by
+    /// `options.max_steps`), recording every step for a board view
+    /// ([`Recording`]: the board at the start, each step's changes). `None`
+    /// for a language without a board of its own to watch (CHEG's is a
+    /// chess position, searched: its `--trace` shows the statements run).
+    fn record(
+        program: &Self::Program,
+        input: &mut dyn BufRead,
+        options: &RunOptions,
+    ) -> Option<Recording> {
+        let _ = (program, input, options);
+        None
+    }
 
     /// [`Lang::run`] on a live input taken by value (standard input, a
     /// pipe from a GUI), for a language that reads its input while it

@@ -71,6 +71,14 @@ impl Lang for Finvara {
         ))
     }
 
+    fn record(
+        program: &ir::Program,
+        input: &mut dyn BufRead,
+        options: &RunOptions,
+    ) -> Option<crate::common::watch::Recording> {
+        Some(trace::record(program, input, options))
+    }
+
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,

@@ -16,14 +16,21 @@
 //!   holes, a symbol and `W` or `B` for a piece; rows named by letters,
 //!   the highest on top; columns numbered below), then both stacks.
 //!
+//! [`record`] runs the same watch with no stream, keeping each move's
+//! trace line and the squares it changed for a board view (the
+//! playground's, `crate::common::watch`).
+//!
 //! Pieces keep the program's own symbols whatever `--glyphs` says: a
 //! Finvara kind is defined by the program (§2), and `r` may well not move
 //! like a rook, so a chess symbol would mislead.
 
+use super::interp;
 use super::ir::{Action, Move, Program, row_letters, square_name};
 use super::runtime::board::{EMPTY, Game, HOLE};
+use crate::common::watch::{self, Content, Recording, Shape, SharedOutput, Side};
 use crate::lang::RunOptions;
-use std::io::Write;
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
 
 /// How many numbers of each stack a line shows (its top ones).
 pub const STACK_SHOWN: usize = 8;
@@ -38,6 +45,127 @@ pub struct Watch<'a> {
     pub trace: bool,
     /// `--board`.
     pub board: bool,
+    /// Where a recorded run ([`record`]) keeps its steps; `None` for
+    /// `--trace` and `--board`.
+    pub record: Option<Recorder<'a>>,
+}
+
+/// What [`record`] keeps while the program runs.
+pub struct Recorder<'a> {
+    /// The cells after the last step, as the runtime encodes them.
+    cells: Vec<i32>,
+    /// The steps so far.
+    steps: Vec<watch::Step>,
+    /// The trace's closing line, once written.
+    end: Option<String>,
+    /// The program's standard output so far.
+    output: &'a RefCell<Vec<u8>>,
+}
+
+/// What a board view draws for `value`, a cell as the runtime encodes it
+/// (`HOLE`, `EMPTY`, `1 + 2 * kind + colour`).
+fn content(program: &Program, value: i32) -> Content {
+    match value {
+        HOLE => Content::Hole,
+        v if v <= EMPTY => Content::Empty,
+        v => Content::Piece(watch::Piece {
+            side: if (v - 1) % 2 == 0 {
+                Side::White
+            } else {
+                Side::Black
+            },
+            symbol: program
+                .kinds
+                .get(((v - 1) / 2) as usize)
+                .map_or('?', |k| k.symbol),
+            name: String::new(),
+        }),
+    }
+}
+
+/// The non-empty cells of `cells` as (row, col, value), 1-based, in
+/// (row, col) order.
+fn occupied(cells: &[i32], width: usize) -> Vec<(i64, i64, i32)> {
+    let width = width.max(1);
+    cells
+        .iter()
+        .enumerate()
+        .filter(|&(_, &v)| v != EMPTY)
+        .map(|(sq, &v)| ((sq / width + 1) as i64, (sq % width + 1) as i64, v))
+        .collect()
+}
+
+/// Runs `program` as `icp2c run --trace` does with `options.max_steps`,
+/// every move executed recorded for a board view: its trace line, the
+/// cells it changed, both stacks' tops, the output so far.
+pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) -> Recording {
+    let output = RefCell::new(Vec::new());
+    let mut lines = std::io::sink();
+    let mut watch = Watch {
+        out: &mut lines,
+        program,
+        trace: true,
+        board: false,
+        record: Some(Recorder {
+            cells: program.cells.clone(),
+            steps: Vec::new(),
+            end: None,
+            output: &output,
+        }),
+    };
+    let outcome = interp::run(
+        program,
+        input,
+        &mut SharedOutput(&output),
+        options.max_steps,
+        Some(&mut watch),
+    );
+    let (steps, end) = watch
+        .record
+        .take()
+        .map(|r| (r.steps, r.end))
+        .unwrap_or_default();
+    drop(watch);
+    let start = occupied(&program.cells, program.width)
+        .into_iter()
+        .map(|(r, c, v)| (r, c, content(program, v)))
+        .collect();
+    Recording {
+        shape: Shape::Grid {
+            width: program.width,
+            height: program.height,
+        },
+        start,
+        steps,
+        end,
+        output: output.into_inner(),
+        outcome,
+    }
+}
+
+impl Recorder<'_> {
+    /// Records a move: `line` ran, `trace` is its trace line, `game` the
+    /// game after it. Costs one step per cell of the board.
+    fn step(&mut self, program: &Program, game: &Game<'_>, line: usize, trace: String) {
+        let width = program.width;
+        let changes = watch::diff(
+            &occupied(&self.cells, width),
+            &occupied(game.board(), width),
+            |&v| content(program, v),
+        );
+        self.cells.clear();
+        self.cells.extend_from_slice(game.board());
+        self.steps.push(watch::Step {
+            line,
+            trace,
+            changes,
+            output: self.output.borrow().len(),
+            stacks: Some([
+                watch::stack_top(game.stack(0)),
+                watch::stack_top(game.stack(1)),
+            ]),
+        });
+    }
 }
 
 impl<'a> Watch<'a> {
@@ -49,6 +177,7 @@ impl<'a> Watch<'a> {
             program,
             trace: options.trace,
             board: options.board,
+            record: None,
         })
     }
 
@@ -134,7 +263,11 @@ impl<'a> Watch<'a> {
             }
         }
         parts.push(format!("stacks {}", stacks(game)));
-        let _ = writeln!(self.out, "{}  {}", m.text.trim(), parts.join("; "));
+        let line = format!("{}  {}", m.text.trim(), parts.join("; "));
+        let _ = writeln!(self.out, "{line}");
+        if let Some(record) = self.record.as_mut() {
+            record.step(self.program, game, m.line, line);
+        }
         if self.board {
             self.picture(game);
         }
@@ -156,13 +289,21 @@ impl<'a> Watch<'a> {
             [None, Some(b)] => format!("Black has lost: {b}"),
             [None, None] => "a player has lost".to_string(),
         };
-        let _ = writeln!(self.out, "end: {text} (§5.4)");
+        self.closing(format!("end: {text} (§5.4)"));
+    }
+
+    /// Writes the trace's closing line, and keeps it in a recording.
+    fn closing(&mut self, line: String) {
+        let _ = writeln!(self.out, "{line}");
+        if let Some(record) = self.record.as_mut() {
+            record.end = Some(line);
+        }
     }
 
     /// The trace's last line when the program ran past its last move.
     pub fn moves_ran_out(&mut self) {
         if self.trace {
-            let _ = writeln!(self.out, "end: the moves ran out (§5)");
+            self.closing("end: the moves ran out (§5)".to_string());
         }
     }
 

@@ -74,6 +74,14 @@ impl Lang for InfChessPro {
         Ok(interp::run(&optimised, input, output, steps, None))
     }
 
+    fn record(
+        program: &ir::Program,
+        input: &mut dyn BufRead,
+        options: &RunOptions,
+    ) -> Option<crate::common::watch::Recording> {
+        Some(trace::record(program, input, options))
+    }
+
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,

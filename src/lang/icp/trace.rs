@@ -10,14 +10,21 @@
 //!   the left, the highest row on top) when they fit in
 //!   [`WINDOW_ROWS`] × [`WINDOW_COLS`] squares, else listed by name.
 //!
+//! [`record`] runs the same watch with no stream, keeping each statement's
+//! trace line and the squares it changed for a board view (the
+//! playground's, `crate::common::watch`).
+//!
 //! Coordinates are (row, col) as in the program (§3); white moves towards
 //! higher rows. Only the interpreter traces: generated programs run as
 //! they always do.
 
-use super::ir::{Command, NameId, Program, Statement, Value};
+use super::interp;
+use super::ir::{Action, Command, NameId, Program, Statement, Value};
+use crate::common::watch::{self, Content, Recording, Shape, SharedOutput, Side};
 use crate::lang::icp::runtime::board::{Board, Colour, Kind};
 use crate::lang::{Glyphs, RunOptions};
-use std::io::Write;
+use std::cell::RefCell;
+use std::io::{BufRead, Write};
 
 /// The most rows a board picture draws before it lists the pieces.
 pub const WINDOW_ROWS: u64 = 24;
@@ -36,6 +43,116 @@ pub struct Watch<'a> {
     pub board: bool,
     /// How pieces are drawn.
     pub glyphs: Glyphs,
+    /// Where a recorded run ([`record`]) keeps its steps; `None` for
+    /// `--trace` and `--board`.
+    pub record: Option<Recorder<'a>>,
+}
+
+/// What [`record`] keeps while the program runs.
+pub struct Recorder<'a> {
+    /// The steps so far.
+    steps: Vec<watch::Step>,
+    /// The program's standard output so far.
+    output: &'a RefCell<Vec<u8>>,
+}
+
+/// Runs `program` as `icp2c run --trace` does with `options`
+/// (`max_steps`, `glyphs` for the trace lines), every statement executed
+/// recorded for a board view: its trace line, the squares it changed, the
+/// output so far. Not optimised, as a traced run is not.
+pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) -> Recording {
+    let output = RefCell::new(Vec::new());
+    let mut lines = std::io::sink();
+    let mut watch = Watch {
+        out: &mut lines,
+        names: &program.names,
+        trace: true,
+        board: false,
+        glyphs: options.glyphs,
+        record: Some(Recorder {
+            steps: Vec::new(),
+            output: &output,
+        }),
+    };
+    let outcome = interp::run(
+        program,
+        input,
+        &mut SharedOutput(&output),
+        options.max_steps,
+        Some(&mut watch),
+    );
+    let steps = watch.record.take().map(|r| r.steps).unwrap_or_default();
+    drop(watch);
+    Recording {
+        shape: Shape::Unbounded,
+        start: Vec::new(),
+        steps,
+        end: None,
+        output: output.into_inner(),
+        outcome,
+    }
+}
+
+/// What a board view draws for `piece`, named from `names`.
+fn content(piece: Option<Piece>, names: &[String]) -> Content {
+    match piece {
+        None => Content::Empty,
+        Some(p) => Content::Piece(watch::Piece {
+            side: match p.colour {
+                Colour::White => Side::White,
+                Colour::Black => Side::Black,
+            },
+            symbol: letter(p.kind),
+            name: names.get(p.name as usize).cloned().unwrap_or_default(),
+        }),
+    }
+}
+
+/// The squares `command` can change, with the operands `v`, and what
+/// each holds now, in (row, col) order: a placement's square, a move's
+/// start and target, and for a move by name every square of the name's
+/// pieces and each one's target (§4). Costs one step per piece of the
+/// name, never one per piece on the board.
+fn touched(
+    board: &Board,
+    command: &Command,
+    v: &dyn Fn(Value) -> i64,
+) -> Vec<(i64, i64, Option<Piece>)> {
+    let mut squares = Vec::new();
+    let mut by = |name: NameId, drow: i64, dcol: i64| {
+        for (r, c) in board.squares_of(name) {
+            squares.push((r, c));
+            if let (Some(tr), Some(tc)) = (r.checked_add(drow), c.checked_add(dcol)) {
+                squares.push((tr, tc));
+            }
+        }
+    };
+    match command {
+        Command::MoveNameBy { name, drow, dcol } => by(*name, v(*drow), v(*dcol)),
+        Command::Slide { name, drow, dcol } => by(*name, *drow, *dcol),
+        Command::Loop { members, start } => {
+            if let Some(Action::Move { name, drow, dcol } | Action::Slide { name, drow, dcol }) =
+                members.get(*start).map(|m| m.action)
+            {
+                by(name, drow, dcol);
+            }
+        }
+        Command::MoveNameTo { name, row, col } => {
+            squares = board.squares_of(*name);
+            squares.push((v(*row), v(*col)));
+        }
+        Command::Place { row, col, .. } => squares.push((v(*row), v(*col))),
+        Command::MoveSquares { r1, c1, r2, c2 } => {
+            squares.extend([(v(*r1), v(*c1)), (v(*r2), v(*c2))]);
+        }
+        Command::Nothing | Command::Text(_) | Command::Count(_) => {}
+    }
+    squares.sort_unstable();
+    squares.dedup();
+    squares
+        .into_iter()
+        .map(|(r, c)| (r, c, piece_at(board, r, c)))
+        .collect()
 }
 
 /// What a statement's line needs from the board before its command runs.
@@ -47,10 +164,13 @@ pub struct Before {
     /// The piece on each square a move could take (by squares, or by
     /// name: one per candidate).
     occupants: Vec<Option<Piece>>,
+    /// When recording: the squares the command can change, and what each
+    /// held ([`touched`]).
+    touched: Vec<(i64, i64, Option<Piece>)>,
 }
 
 /// A piece as a picture shows it.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 struct Piece {
     colour: Colour,
     kind: Kind,
@@ -84,6 +204,7 @@ impl<'a> Watch<'a> {
             trace: options.trace,
             board: options.board,
             glyphs: options.glyphs,
+            record: None,
         })
     }
 
@@ -108,7 +229,11 @@ impl<'a> Watch<'a> {
             mover: None,
             candidates: Vec::new(),
             occupants: Vec::new(),
+            touched: Vec::new(),
         };
+        if self.record.is_some() {
+            before.touched = touched(board, command, v);
+        }
         if !self.trace {
             return before;
         }
@@ -168,12 +293,34 @@ impl<'a> Watch<'a> {
         }
         let next = next.map_or("end".to_string(), |l| l.to_string());
         let outcome = if ok { " ok" } else { ", fails" };
-        let _ = writeln!(
-            self.out,
+        let line = format!(
             "{}  {}{outcome} -> {next}",
             statement.text.trim_end(),
             parts.join("; ")
         );
+        let _ = writeln!(self.out, "{line}");
+        if let Some(record) = self.record.as_mut() {
+            let changes = before
+                .touched
+                .iter()
+                .filter_map(|&(row, col, was)| {
+                    let now = piece_at(board, row, col);
+                    (now != was).then(|| watch::Change {
+                        row,
+                        col,
+                        before: content(was, self.names),
+                        after: content(now, self.names),
+                    })
+                })
+                .collect();
+            record.steps.push(watch::Step {
+                line: statement.line,
+                trace: line,
+                changes,
+                output: record.output.borrow().len(),
+                stacks: None,
+            });
+        }
         if self.board {
             self.picture(board);
         }

@@ -1,0 +1,605 @@
+// The playground page: an editor, the examples, Run and Watch in a worker,
+// diagnostics, the board view, generated C and Rust, shareable links.
+import { basicSetup } from 'codemirror';
+import { EditorView, Decoration, keymap } from '@codemirror/view';
+import { EditorState, Compartment, StateEffect, StateField, Prec } from '@codemirror/state';
+import { setDiagnostics, lintGutter } from '@codemirror/lint';
+import { cpp } from '@codemirror/lang-cpp';
+import { rust } from '@codemirror/lang-rust';
+import { modes } from './modes.js';
+import { instantiate, Op } from './wasm.js';
+import { Replay, drawReplay, drawPosition } from './board.js';
+import examples from '../build/examples.json';
+
+/** Most steps a Watch records (each is kept for stepping back). */
+const WATCH_LIMIT = 200000;
+/** CHEG's default depth, as `icp2c run` has it (§7.4). */
+const DEFAULT_DEPTH = 4;
+const EXTENSIONS = { icp: 'InfChessPro', fin: 'Finvara', cheg: 'CHEG' };
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  example: $('example'),
+  lang: $('lang'),
+  run: $('run'),
+  watch: $('watch'),
+  stop: $('stop'),
+  share: $('share'),
+  shareLink: $('share-link'),
+  maxSteps: $('max-steps'),
+  input: $('input'),
+  fen: $('fen'),
+  depth: $('depth'),
+  noEndgame: $('no-endgame'),
+  chegOptions: $('cheg-options'),
+  inputBox: $('input-box'),
+  status: $('status'),
+  fileName: $('file-name'),
+  diagnostics: $('diagnostics'),
+  stdout: $('stdout'),
+  stderr: $('stderr'),
+  exit: $('exit'),
+  boardView: $('board-view'),
+  chegView: $('cheg-view'),
+  board: $('board'),
+  pieces: $('pieces'),
+  stacks: $('stacks'),
+  stepCount: $('step-count'),
+  stepTrace: $('step-trace'),
+  boardOutput: $('board-output'),
+  play: $('play'),
+  scrub: $('scrub'),
+  speed: $('speed'),
+  speedShown: $('speed-shown'),
+  position: $('position'),
+  bestmove: $('bestmove'),
+  statements: $('statements'),
+  boardNote: $('board-note'),
+};
+
+// -- the program being edited -------------------------------------------
+
+const state = {
+  lang: 'icp',
+  name: 'program.icp',
+  replay: null,
+  playing: false,
+};
+
+const language = new Compartment();
+const stepLine = StateEffect.define();
+const stepLineField = StateField.define({
+  create: () => Decoration.none,
+  update(deco, tr) {
+    deco = deco.map(tr.changes);
+    for (const e of tr.effects) {
+      if (e.is(stepLine)) {
+        deco = e.value === null ? Decoration.none : Decoration.set([Decoration.line({ class: 'cm-step-line' }).range(e.value)]);
+      }
+    }
+    return deco;
+  },
+  provide: (f) => EditorView.decorations.from(f),
+});
+
+const editor = new EditorView({
+  parent: $('editor'),
+  state: EditorState.create({
+    doc: '',
+    extensions: [
+      Prec.highest(keymap.of([{ key: 'Mod-Enter', run: () => (run(), true) }])),
+      basicSetup,
+      lintGutter(),
+      language.of(modes.icp),
+      stepLineField,
+      EditorView.updateListener.of((update) => {
+        if (update.docChanged) {
+          scheduleCheck();
+          if (state.replay) forgetReplay();
+        }
+      }),
+    ],
+  }),
+});
+
+const source = () => editor.state.doc.toString();
+
+function setSource(text, lang, name) {
+  state.lang = lang;
+  state.name = name || `program.${lang}`;
+  ui.lang.value = lang;
+  const example = state.name.startsWith('examples/') ? state.name.slice('examples/'.length) : '';
+  ui.example.value = examples.some((e) => e.file === example) ? example : '';
+  ui.fileName.textContent = state.name;
+  editor.dispatch({
+    changes: { from: 0, to: editor.state.doc.length, insert: text },
+    effects: [language.reconfigure(modes[lang]), stepLine.of(null)],
+  });
+  ui.chegOptions.hidden = lang !== 'cheg';
+  ui.inputBox.hidden = lang === 'cheg';
+  ui.watch.hidden = lang === 'cheg';
+  ui.maxSteps.parentElement.hidden = lang === 'cheg';
+  forgetReplay();
+  clearResults();
+  checkNow();
+  if (lang === 'cheg' && icp) showPosition(null);
+  showTab(activeTab);
+}
+
+function loadExample(file) {
+  const ex = examples.find((e) => e.file === file);
+  if (!ex) return;
+  ui.example.value = file;
+  ui.input.value = ex.input;
+  ui.fen.value = ex.fen || '';
+  ui.depth.value = String(ex.depth || DEFAULT_DEPTH);
+  ui.noEndgame.checked = false;
+  setSource(ex.source, ex.lang, `examples/${ex.file}`);
+}
+
+// -- the library: on the page for quick answers, in a worker for runs ----
+
+let module = null;
+let icp = null;
+let worker = null;
+let pending = null;
+let nextId = 1;
+
+function startWorker() {
+  worker = new Worker('worker.js', { type: 'module' });
+  worker.onmessage = (event) => {
+    const m = event.data;
+    if (m.ready || !pending || m.id !== pending.id) return;
+    const { resolve, reject } = pending;
+    pending = null;
+    if (m.error) {
+      // A trap leaves the instance unusable: start afresh.
+      worker.terminate();
+      startWorker();
+      reject(new Error(m.error));
+    } else resolve({ result: m.result, ms: m.ms });
+  };
+  worker.onerror = (event) => {
+    if (pending) {
+      pending.reject(new Error(event.message || 'the worker failed'));
+      pending = null;
+    }
+  };
+  worker.postMessage({ module });
+}
+
+/** Runs `op` in the worker; Stop rejects it. */
+function inWorker(op, fields) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    pending = { id, resolve, reject };
+    worker.postMessage({ id, op, fields });
+  });
+}
+
+function stop() {
+  if (!pending) return;
+  worker.terminate();
+  const { reject } = pending;
+  pending = null;
+  startWorker();
+  reject(new Error('stopped'));
+}
+
+function setStatus(kind, text) {
+  ui.status.dataset.state = kind;
+  ui.status.textContent = text;
+  const busy = kind === 'running';
+  ui.run.disabled = busy;
+  ui.watch.disabled = busy;
+  ui.stop.disabled = !busy;
+}
+
+// -- diagnostics -----------------------------------------------------------
+
+let checkTimer = null;
+let lastCheck = null;
+
+function scheduleCheck() {
+  clearTimeout(checkTimer);
+  checkTimer = setTimeout(checkNow, 250);
+}
+
+/** Checks the program on the page (fast), shows its diagnostics in the
+ * editor and in the list; returns the answer. */
+function checkNow() {
+  clearTimeout(checkTimer);
+  if (!icp) return null;
+  const answer = icp.call(Op.check, [state.lang, state.name, source()]);
+  lastCheck = answer;
+  const length = editor.state.doc.length;
+  const diagnostics = answer.diagnostics.map((d) => {
+    const from = Math.min(d.from, length);
+    let to = Math.min(Math.max(d.to, from), length);
+    if (to === from && to < length && editor.state.doc.lineAt(from).to > from) to = from + 1;
+    return { from, to, severity: d.severity, message: d.message, source: 'icp2c' };
+  });
+  editor.dispatch(setDiagnostics(editor.state, diagnostics));
+  ui.diagnostics.replaceChildren();
+  for (const d of answer.diagnostics) {
+    const item = document.createElement('li');
+    item.className = d.severity;
+    item.dataset.line = String(d.line);
+    item.dataset.col = String(d.col);
+    const head = document.createElement('button');
+    head.className = 'goto';
+    head.textContent = `${state.name}:${d.line}:${d.col}: ${d.severity}: ${d.message}`;
+    head.onclick = () => {
+      const at = Math.min(d.from, editor.state.doc.length);
+      editor.dispatch({ selection: { anchor: at }, scrollIntoView: true });
+      editor.focus();
+    };
+    const text = document.createElement('pre');
+    text.textContent = d.text;
+    item.append(head, text);
+    ui.diagnostics.append(item);
+  }
+  ui.diagnostics.dataset.errors = String(answer.errors);
+  refreshCode();
+  return answer;
+}
+
+// -- running ---------------------------------------------------------------
+
+function clearResults() {
+  ui.stdout.textContent = '';
+  ui.stderr.textContent = '';
+  ui.exit.textContent = '';
+  ui.statements.textContent = '';
+  ui.bestmove.textContent = '';
+  setStatus('idle', 'Ready.');
+}
+
+function showResult(result, ms) {
+  ui.stdout.textContent = result.stdout;
+  ui.stderr.textContent = result.stderr;
+  ui.exit.textContent = `exit status ${result.status}`;
+  ui.exit.dataset.status = String(result.status);
+  setStatus('done', `Finished in ${Math.round(ms)} ms, exit status ${result.status}.`);
+}
+
+/** The checked program, or null after showing why it was rejected. */
+function checkedOrShown() {
+  const answer = checkNow();
+  if (answer && answer.ok) return answer;
+  clearResults();
+  ui.stderr.textContent = answer ? answer.rendered : '';
+  ui.exit.textContent = 'exit status 2';
+  ui.exit.dataset.status = '2';
+  showTab('output');
+  setStatus('error', 'The program was rejected: see the diagnostics.');
+  return null;
+}
+
+function maxSteps() {
+  const text = ui.maxSteps.value.trim().replace(/[_,\s]/g, '');
+  return /^\d+$/.test(text) ? text : '';
+}
+
+function chegArgs() {
+  const args = ['--fen', ui.fen.value.trim()];
+  const depth = ui.depth.value.trim();
+  if (depth) args.push('--depth', depth);
+  if (ui.noEndgame.checked) args.push('--no-endgame');
+  return args.join('\n');
+}
+
+async function run() {
+  if (!checkedOrShown()) return;
+  stopPlaying();
+  clearResults();
+  setStatus('running', 'Running…');
+  const cheg = state.lang === 'cheg';
+  if (cheg) showPosition(null);
+  const fields = cheg
+    ? [state.lang, state.name, source(), '', '', chegArgs(), '1']
+    : [state.lang, state.name, source(), ui.input.value, maxSteps(), '', ''];
+  try {
+    const { result, ms } = await inWorker(Op.run, fields);
+    showResult(result, ms);
+    if (cheg) {
+      ui.statements.textContent = result.stderr;
+      const best = /^bestmove (\S+) score (\S+)/m.exec(result.stdout);
+      ui.bestmove.textContent = best ? `Best move ${best[1]}, score ${best[2]} (depth ${ui.depth.value || DEFAULT_DEPTH})` : result.stdout.trim();
+      showPosition(best ? best[1] : null);
+    }
+  } catch (error) {
+    failed(error);
+  }
+}
+
+function failed(error) {
+  if (error.message === 'stopped') setStatus('stopped', 'Stopped.');
+  else setStatus('error', `Internal error: ${error.message}`);
+}
+
+function showPosition(best) {
+  drawPosition(ui.position, icp.call(Op.position, [ui.fen.value.trim()]), best);
+}
+
+async function watch() {
+  if (state.lang === 'cheg') return run();
+  if (!checkedOrShown()) return;
+  stopPlaying();
+  clearResults();
+  setStatus('running', 'Recording the run step by step…');
+  const limit = maxSteps();
+  const steps = limit && BigInt(limit) < BigInt(WATCH_LIMIT) ? limit : String(WATCH_LIMIT);
+  try {
+    const { result, ms } = await inWorker(Op.record, [state.lang, state.name, source(), ui.input.value, steps]);
+    if (!result.ok) {
+      setStatus('error', result.error || result.stderr);
+      return;
+    }
+    showResult(result, ms);
+    state.replay = new Replay(result, state.lang);
+    ui.boardNote.textContent =
+      result.status === 3
+        ? `Recorded the first ${result.steps.length.toLocaleString('en')} steps (a watched run keeps at most ${Number(steps).toLocaleString('en')}).`
+        : `${result.steps.length.toLocaleString('en')} steps recorded.`;
+    showTab('board');
+    renderStep();
+  } catch (error) {
+    failed(error);
+  }
+}
+
+function forgetReplay() {
+  stopPlaying();
+  state.replay = null;
+  ui.board.replaceChildren();
+  ui.pieces.replaceChildren();
+  ui.stacks.replaceChildren();
+  ui.stepCount.textContent = '';
+  ui.scrub.max = '0';
+  ui.stepTrace.textContent = '';
+  ui.boardOutput.textContent = '';
+  ui.boardNote.textContent = state.lang === 'cheg' ? '' : 'Press Watch to record a run and step through it.';
+}
+
+// -- the board view ----------------------------------------------------------
+
+function renderStep() {
+  const replay = state.replay;
+  if (!replay) return;
+  drawReplay(ui, replay);
+  ui.stepCount.textContent = `${replay.at} / ${replay.length}`;
+  ui.scrub.max = String(replay.length);
+  ui.scrub.value = String(replay.at);
+  ui.stepCount.dataset.at = String(replay.at);
+  const step = replay.step;
+  let trace = step ? step[1] : 'The start: no statement has run yet.';
+  if (replay.at === replay.length && replay.rec.end) trace += `\n${replay.rec.end}`;
+  ui.stepTrace.textContent = trace;
+  ui.boardOutput.textContent = replay.outputSoFar;
+  if (step) {
+    const line = editor.state.doc.line(Math.min(step[0], editor.state.doc.lines));
+    editor.dispatch({ effects: [stepLine.of(line.from), EditorView.scrollIntoView(line.from, { y: 'nearest' })] });
+  } else {
+    editor.dispatch({ effects: stepLine.of(null) });
+  }
+}
+
+function stepTo(n) {
+  if (!state.replay) return;
+  state.replay.seek(n);
+  renderStep();
+}
+
+/** Steps a second, from the speed slider (a logarithmic scale, 1 to 10,000). */
+const speed = () => Math.round(10 ** (Number(ui.speed.value) / 25));
+
+let lastFrame = 0;
+let owed = 0;
+
+function frame(now) {
+  if (!state.playing || !state.replay) return;
+  owed += ((now - lastFrame) / 1000) * speed();
+  lastFrame = now;
+  const whole = Math.floor(owed);
+  if (whole > 0) {
+    owed -= whole;
+    state.replay.seek(state.replay.at + whole);
+    renderStep();
+    if (state.replay.at >= state.replay.length) {
+      stopPlaying();
+      return;
+    }
+  }
+  requestAnimationFrame(frame);
+}
+
+function startPlaying() {
+  if (!state.replay) return;
+  if (state.replay.at >= state.replay.length) stepTo(0);
+  state.playing = true;
+  ui.play.textContent = '❚❚ Pause';
+  lastFrame = performance.now();
+  owed = 1;
+  requestAnimationFrame(frame);
+}
+
+function stopPlaying() {
+  state.playing = false;
+  ui.play.textContent = '▶ Play';
+}
+
+// -- generated code ----------------------------------------------------------
+
+const codeViews = {};
+for (const target of ['c', 'rust']) {
+  codeViews[target] = new EditorView({
+    parent: $(`${target}-view`),
+    state: EditorState.create({
+      doc: '',
+      extensions: [basicSetup, EditorState.readOnly.of(true), EditorView.editable.of(false), target === 'c' ? cpp() : rust()],
+    }),
+  });
+}
+
+let activeTab = 'output';
+
+function stem() {
+  const base = state.name.split('/').pop();
+  return base.replace(/\.[^.]*$/, '') || 'program';
+}
+
+/** Generates the visible tab's code (C or Rust) for the program. */
+function refreshCode() {
+  if (activeTab !== 'c' && activeTab !== 'rust') return;
+  const target = activeTab;
+  const answer = icp.call(Op.emit, [state.lang, state.name, source(), target]);
+  const text = answer.ok ? answer.text : answer.error;
+  const view = codeViews[target];
+  if (view.state.doc.toString() !== text) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  const link = $(`${target}-download`);
+  if (link.href) URL.revokeObjectURL(link.href);
+  if (answer.ok) {
+    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    link.download = `${stem()}.${target === 'c' ? 'c' : 'rs'}`;
+    link.textContent = `Download ${link.download}`;
+    link.hidden = false;
+  } else {
+    link.removeAttribute('href');
+    link.hidden = true;
+  }
+  $(`${target}-view`).dataset.ok = String(answer.ok);
+}
+
+function showTab(name) {
+  activeTab = name;
+  for (const button of document.querySelectorAll('[data-tab]')) {
+    const on = button.dataset.tab === name;
+    button.setAttribute('aria-selected', String(on));
+    $(`tab-${button.dataset.tab}`).hidden = !on;
+  }
+  ui.boardView.hidden = state.lang === 'cheg';
+  ui.chegView.hidden = state.lang !== 'cheg';
+  refreshCode();
+}
+
+// -- shareable links -----------------------------------------------------------
+
+const toBase64Url = (bytes) => {
+  let s = '';
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+const fromBase64Url = (text) => Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+
+async function squeeze(bytes, how) {
+  const stream = new Blob([bytes]).stream().pipeThrough(how === 'compress' ? new CompressionStream('deflate-raw') : new DecompressionStream('deflate-raw'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The link: `#p=` and the program, its name, input and CHEG query as
+ * deflated JSON in base64url. */
+async function shareLink() {
+  const data = { lang: state.lang, name: state.name, source: source(), input: ui.input.value };
+  if (state.lang === 'cheg') Object.assign(data, { fen: ui.fen.value, depth: ui.depth.value, noEndgame: ui.noEndgame.checked });
+  const packed = await squeeze(new TextEncoder().encode(JSON.stringify(data)), 'compress');
+  const url = `${location.href.split('#')[0]}#p=${toBase64Url(packed)}`;
+  history.replaceState(null, '', url);
+  ui.shareLink.value = url;
+  ui.shareLink.hidden = false;
+  ui.shareLink.select();
+  try {
+    await navigator.clipboard.writeText(url);
+    setStatus(ui.status.dataset.state === 'running' ? 'running' : 'idle', 'Link copied: it carries the program.');
+  } catch {
+    setStatus('idle', 'Copy the link beside the button: it carries the program.');
+  }
+}
+
+async function loadFromLink() {
+  const m = /^#p=([A-Za-z0-9_-]+)$/.exec(location.hash);
+  if (!m) return false;
+  try {
+    const data = JSON.parse(new TextDecoder().decode(await squeeze(fromBase64Url(m[1]), 'decompress')));
+    if (!EXTENSIONS[data.lang]) throw new Error(`unknown language ${data.lang}`);
+    ui.example.value = '';
+    ui.input.value = data.input || '';
+    ui.fen.value = data.fen || '';
+    ui.depth.value = data.depth || String(DEFAULT_DEPTH);
+    ui.noEndgame.checked = !!data.noEndgame;
+    setSource(String(data.source || ''), data.lang, String(data.name || `program.${data.lang}`));
+    return true;
+  } catch (error) {
+    setStatus('error', `This link's program could not be read (${error.message}).`);
+    return false;
+  }
+}
+
+// -- wiring --------------------------------------------------------------------
+
+function wire() {
+  for (const ex of examples) {
+    const option = document.createElement('option');
+    option.value = ex.file;
+    option.textContent = `${ex.file} (${EXTENSIONS[ex.lang]})`;
+    ui.example.append(option);
+  }
+  ui.example.onchange = () => ui.example.value && loadExample(ui.example.value);
+  ui.lang.onchange = () => {
+    ui.example.value = '';
+    setSource(source(), ui.lang.value, `program.${ui.lang.value}`);
+  };
+  ui.run.onclick = run;
+  ui.watch.onclick = watch;
+  ui.stop.onclick = stop;
+  ui.share.onclick = shareLink;
+  for (const button of document.querySelectorAll('[data-tab]')) button.onclick = () => showTab(button.dataset.tab);
+  $('step-first').onclick = () => (stopPlaying(), stepTo(0));
+  $('step-back').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
+  $('step-forward').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) + 1));
+  $('step-last').onclick = () => (stopPlaying(), stepTo(state.replay?.length ?? 0));
+  ui.play.onclick = () => (state.playing ? stopPlaying() : startPlaying());
+  ui.scrub.oninput = () => (stopPlaying(), stepTo(Number(ui.scrub.value)));
+  ui.speed.oninput = () => (ui.speedShown.textContent = `${speed()} steps/s`);
+  ui.speed.oninput();
+  ui.fen.oninput = () => state.lang === 'cheg' && showPosition(null);
+  document.addEventListener('keydown', (event) => {
+    if ((event.ctrlKey || event.metaKey) && event.key === 'Enter' && !event.defaultPrevented) {
+      event.preventDefault();
+      run();
+    }
+  });
+  window.addEventListener('hashchange', loadFromLink);
+}
+
+async function main() {
+  const response = await fetch('icp2c.wasm');
+  module = await WebAssembly.compileStreaming(response).catch(async () => WebAssembly.compile(await (await fetch('icp2c.wasm')).arrayBuffer()));
+  icp = await instantiate(module);
+  const about = icp.call(Op.about, []);
+  $('version').textContent = `icp2c ${about.version}`;
+  startWorker();
+  wire();
+  const linked = await loadFromLink();
+  if (!linked) {
+    const failed = ui.status.dataset.state === 'error' ? ui.status.textContent : null;
+    loadExample(examples.some((e) => e.file === 'beer.icp') ? 'beer.icp' : examples[0].file);
+    if (failed) setStatus('error', failed);
+  }
+  showTab('output');
+}
+
+/** For the browser test and the curious: the page's state and actions. */
+window.playground = {
+  ready: main(),
+  setSource,
+  loadExample,
+  source,
+  get replay() {
+    return state.replay;
+  },
+  stepTo,
+  /** Run and Watch, as their buttons do; each resolves when it is over. */
+  run,
+  watch,
+};

@@ -1,0 +1,338 @@
+// The playground's browser test: serves web/dist on localhost and drives
+// Debian's Chromium, headless, through playwright-core, comparing what the
+// page shows with what the native icp2c prints for the same program.
+//
+//   node test.mjs [--icp2c PATH] [--chromium PATH]
+//
+// (web/test.sh builds what it needs and runs this.) Writes a screenshot of
+// the board view to web/dist/screenshot.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { examples } from './tools/examples.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.join(here, '..');
+const dist = path.join(here, 'dist');
+const option = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const icp2c = option('--icp2c', path.join(root, 'target', 'release', 'icp2c'));
+const chromiumPath = option('--chromium', '/usr/bin/chromium');
+/** The flags that work on a machine with no network but localhost. */
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const WAIT = { timeout: 60_000 };
+
+let server;
+let browser;
+let url;
+
+/** A static file host for web/dist, as `python3 -m http.server` is. */
+function serve() {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.wasm': 'application/wasm', '.png': 'image/png' };
+  return http.createServer((req, res) => {
+    const wanted = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+    const file = path.join(dist, path.normalize(wanted.endsWith('/') ? `${wanted}index.html` : wanted));
+    if (!file.startsWith(dist)) {
+      res.writeHead(403).end();
+      return;
+    }
+    fs.readFile(file, (err, data) => {
+      if (err) res.writeHead(404).end();
+      else res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' }).end(data);
+    });
+  });
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'web/dist is built (web/build.sh)');
+  assert.ok(fs.existsSync(icp2c), `the native icp2c is at ${icp2c}`);
+  server = serve().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.on('listening', resolve));
+  url = `http://127.0.0.1:${server.address().port}/`;
+  // Playwright gives the browser a new, empty profile of its own.
+  browser = await chromium.launch({ executablePath: chromiumPath, args: FLAGS });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+/** A fresh page, loaded, its library ready; page errors fail the test. */
+async function open(link = url) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.errors = errors;
+  await page.goto(link);
+  await page.evaluate(() => window.playground.ready);
+  return page;
+}
+
+/** Waits until the page is no longer running something. */
+const settled = (page) => page.waitForFunction(() => document.getElementById('status').dataset.state !== 'running', null, WAIT);
+
+/** The native icp2c's answer. */
+function native(args, input = '', cwd = root) {
+  const r = spawnSync(icp2c, args, { cwd, input, encoding: 'utf8', maxBuffer: 1 << 28 });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+/** What a CHEG example is asked: its own comment's position, at its depth. */
+const chegQuery = (ex) => ['--fen', ex.fen || '8/8/8/4k3/8/8/8/R3K3 w - - 0 1', '--depth', String(ex.depth || 4)];
+
+test('every example: the page prints what icp2c run prints', async () => {
+  const page = await open();
+  for (const ex of examples()) {
+    await page.selectOption('#example', ex.file);
+    if (ex.lang === 'cheg') {
+      const [, fen, , depth] = chegQuery(ex);
+      await page.fill('#fen', fen);
+      await page.fill('#depth', depth);
+    } else {
+      assert.equal(await page.inputValue('#input'), ex.input, ex.file);
+    }
+    await page.click('#run');
+    await settled(page);
+    const shown = await page.evaluate(() => ({
+      stdout: document.getElementById('stdout').textContent,
+      statements: document.getElementById('statements').textContent,
+      exit: document.getElementById('exit').dataset.status,
+      state: document.getElementById('status').dataset.state,
+    }));
+    assert.equal(shown.state, 'done', ex.file);
+    const file = `examples/${ex.file}`;
+    if (ex.lang === 'cheg') {
+      const want = native(['run', file, ...chegQuery(ex), '--trace']);
+      assert.equal(shown.stdout, want.stdout, `${ex.file}: standard output`);
+      assert.match(shown.stdout, /^bestmove \S+ score -?\d+\n$/, ex.file);
+      assert.equal(shown.statements, want.stderr, `${ex.file}: the statements run (--trace)`);
+      assert.equal(shown.exit, String(want.status), ex.file);
+      const marked = await page.locator('#position .sq.changed').count();
+      assert.equal(marked, 2, `${ex.file}: the best move's squares are marked`);
+    } else {
+      const want = native(['run', file], ex.input);
+      assert.equal(shown.stdout, want.stdout, `${ex.file}: standard output`);
+      assert.equal(shown.exit, String(want.status), ex.file);
+    }
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the C and Rust tabs hold what icp2c generates, downloadable', async () => {
+  const page = await open();
+  for (const ex of examples()) {
+    await page.selectOption('#example', ex.file);
+    for (const [tab, args, suffix] of [
+      ['c', [], '.c'],
+      ['rust', ['--target', 'rust'], '.rs'],
+    ]) {
+      await page.click(`[data-tab=${tab}]`);
+      const link = page.locator(`#${tab}-download`);
+      const shown = await link.evaluate(async (a) => ({ text: await (await fetch(a.href)).text(), name: a.download }));
+      const want = native([...args, `examples/${ex.file}`]);
+      assert.equal(want.status, 0, ex.file);
+      assert.equal(shown.text, want.stdout, `${ex.file}: ${tab}`);
+      assert.equal(shown.name, ex.file.replace(/\.[^.]+$/, suffix));
+      const first = await page.locator(`#${tab}-view .cm-line`).first().textContent();
+      assert.equal(first, want.stdout.split('\n')[0], `${ex.file}: the ${tab} view shows it`);
+    }
+  }
+  await page.close();
+});
+
+test('an invalid program shows its diagnostics at their lines, with the CLI text', async () => {
+  const page = await open();
+  const bad = '1. "fine\n2. x=K0,0\n3. x;1,1?7\n# a comment\n5. y=Z1,1\n';
+  await page.evaluate(() => window.playground.setSource('', 'icp', 'program.icp'));
+  await page.click('#editor .cm-content');
+  await page.keyboard.insertText(bad);
+  assert.equal(await page.evaluate(() => window.playground.source()), bad, 'typed as is');
+  // The empty program's warning goes once the typed one is checked.
+  await page.waitForSelector('#diagnostics li.error', WAIT);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icp2c-bad-'));
+  fs.writeFileSync(path.join(dir, 'program.icp'), bad);
+  const want = native(['--check', 'program.icp'], '', dir);
+  fs.rmSync(dir, { recursive: true });
+  assert.equal(want.status, 2);
+  const first = await page.evaluate(() => {
+    const li = document.querySelector('#diagnostics li');
+    return { line: li.dataset.line, col: li.dataset.col, text: li.querySelector('pre').textContent, head: li.querySelector('button').textContent };
+  });
+  const where = /program\.icp:(\d+):(\d+)/.exec(want.stderr);
+  assert.equal(first.line, where[1], 'the first diagnostic is on the line icp2c names');
+  assert.equal(first.col, where[2]);
+  assert.equal(first.line, '3');
+  assert.ok(want.stderr.startsWith(first.text), `the CLI's text:\n${first.text}\n---\n${want.stderr}`);
+  assert.equal(await page.locator('#diagnostics li').count(), 2);
+  // The editor marks the same line.
+  const marked = await page.evaluate(() => {
+    const mark = document.querySelector('#editor .cm-lintRange-error');
+    const line = mark && mark.closest('.cm-line');
+    return line ? [...line.parentNode.children].indexOf(line) + 1 : null;
+  });
+  assert.equal(marked, 3);
+  // Run shows what icp2c run shows on standard error, and exit status 2.
+  await page.click('#run');
+  await settled(page);
+  assert.equal(await page.textContent('#stderr'), want.stderr);
+  assert.equal(await page.evaluate(() => document.getElementById('exit').dataset.status), '2');
+  await page.close();
+});
+
+/** The piece list of the board view: [name, glyph, square] rows. */
+const pieceList = (page) =>
+  page.$$eval('#pieces tbody tr', (rows) => rows.map((r) => [...r.children].map((td) => td.textContent)));
+
+async function stepTo(page, n) {
+  for (;;) {
+    const at = Number(await page.evaluate(() => document.getElementById('step-count').dataset.at));
+    if (at === n) return;
+    await page.click(at < n ? '#step-forward' : '#step-back');
+  }
+}
+
+test('the board view steps through multiply.icp forwards and backwards', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'multiply.icp');
+  await page.click('#watch');
+  await settled(page);
+  assert.equal(await page.textContent('#board-output'), '', 'nothing printed at the start');
+  const total = await page.evaluate(() => window.playground.replay.length);
+  const trace = native(['run', '--trace', '--glyphs', 'letters', 'examples/multiply.icp'], '6 7\n');
+  assert.equal(total, trace.stderr.split('\n').length - 1, 'one step per --trace line');
+  const seven = [
+    ['a', '♖', '(0,6)'],
+    ['b', '♖', '(1,7)'],
+    ['lid', '♔', '(1000,1000000)'],
+    ['t', '♖', '(2,0)'],
+    ['wall', '♙', '(0,-1)'],
+    ['wall', '♙', '(1,-1)'],
+    ['wall', '♙', '(2,-1)'],
+  ];
+  await stepTo(page, 7);
+  assert.deepEqual(await pieceList(page), seven);
+  assert.equal(await page.textContent('#step-trace'), trace.stderr.split('\n')[6]);
+  await stepTo(page, 11);
+  const eleven = await pieceList(page);
+  for (const p of [['a', '♖', '(0,5)'], ['b', '♖', '(1,6)'], ['t', '♖', '(2,1)'], ['out', '♙', '(0,1000000)']]) {
+    assert.ok(eleven.some((q) => q.join() === p.join()), `${p} after 11 steps: ${JSON.stringify(eleven)}`);
+  }
+  // The board draws them on their squares, the moved ones marked.
+  assert.equal(await page.textContent('[data-square="0,5"] .piece'), '♖');
+  assert.equal(await page.textContent('[data-square="0,5"] .name'), 'a');
+  assert.equal(await page.textContent('[data-square="0,1000000"] .name'), 'out');
+  assert.ok(await page.locator('[data-square="0,1000000"].changed').count(), 'the placed pawn is marked');
+  await page.screenshot({ path: path.join(dist, 'screenshot.png') });
+  await stepTo(page, 7);
+  assert.deepEqual(await pieceList(page), seven, 'back to step 7');
+  // The scrubber jumps.
+  await page.$eval('#scrub', (s) => {
+    s.value = '11';
+    s.dispatchEvent(new Event('input'));
+  });
+  assert.deepEqual(await pieceList(page), eleven, 'scrubbed to step 11');
+  await page.click('#step-last');
+  const end = await pieceList(page);
+  const pawns = end.filter((p) => p[0] === 'out').map((p) => p[2]);
+  assert.equal(pawns.length, 42);
+  assert.equal(pawns[0], '(958,1000000)');
+  assert.equal(pawns[41], '(999,1000000)');
+  assert.equal(await page.textContent('#board-output'), '42\n');
+  await page.click('#step-first');
+  assert.deepEqual(await pieceList(page), []);
+  // Play runs on by itself.
+  await page.click('#play');
+  await page.waitForFunction(() => Number(document.getElementById('step-count').dataset.at) >= 3, null, WAIT);
+  await page.click('#play');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the board view shows Finvara's holes and stacks", async () => {
+  const page = await open();
+  await page.selectOption('#example', 'countdown.fin');
+  await page.click('#watch');
+  await settled(page);
+  await stepTo(page, 4);
+  assert.equal(await page.locator('#board .sq.hole').count(), 5);
+  assert.match(await page.textContent('#stacks [data-side=white]'), /\(2\): \[5 -1\]/);
+  assert.match(await page.textContent('#stacks [data-side=black]'), /\(1\): \[1\]/);
+  assert.equal(await page.textContent('#board-output'), '5\n');
+  // At the end, the trace's closing line says how the game ended.
+  await page.click('#step-last');
+  const trace = native(['run', '--trace', 'examples/countdown.fin'], '5\n').stderr.trimEnd().split('\n');
+  assert.match(trace.at(-1), /^end: /);
+  assert.equal(await page.textContent('#step-trace'), trace.slice(-2).join('\n'));
+  await page.close();
+});
+
+test('beer runs to completion in under a second after load', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'beer.icp');
+  const started = Date.now();
+  await page.click('#run');
+  await settled(page);
+  const ms = Date.now() - started;
+  const want = native(['run', 'examples/beer.icp']);
+  assert.equal(await page.textContent('#stdout'), want.stdout);
+  console.log(`# beer: ${ms} ms from Run to its last line`);
+  assert.ok(ms < 1000, `beer took ${ms} ms`);
+  await page.close();
+});
+
+test('a program that loops forever can be stopped, and the page runs on', async () => {
+  const page = await open();
+  await page.evaluate(() => window.playground.setSource('# forever\n1. ^?1\n', 'icp', 'forever.icp'));
+  await page.fill('#max-steps', '');
+  await page.click('#run');
+  await page.waitForTimeout(800);
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.state), 'running');
+  // The page answers while the worker loops: the editor takes a keystroke.
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('End');
+  assert.equal(await page.isEnabled('#stop'), true);
+  await page.click('#stop');
+  assert.equal(await page.evaluate(() => document.getElementById('status').dataset.state), 'stopped');
+  assert.equal(await page.isEnabled('#run'), true);
+  // With a budget it ends by itself, as icp2c run --max-steps does.
+  await page.fill('#max-steps', '1000');
+  await page.click('#run');
+  await settled(page);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'icp2c-forever-'));
+  fs.writeFileSync(path.join(dir, 'forever.icp'), '# forever\n1. ^?1\n');
+  const want = native(['run', '--max-steps', '1000', 'forever.icp'], '', dir);
+  fs.rmSync(dir, { recursive: true });
+  assert.equal(want.status, 3);
+  assert.equal(await page.textContent('#stderr'), want.stderr);
+  assert.equal(await page.evaluate(() => document.getElementById('exit').dataset.status), '3');
+  await page.close();
+});
+
+test('a shared link carries the program', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'sum.icp');
+  await page.fill('#input', '1 2 3');
+  await page.click('#share');
+  await page.waitForFunction(() => document.getElementById('share-link').value.includes('#p='), null, WAIT);
+  const link = await page.inputValue('#share-link');
+  assert.match(link, /#p=[A-Za-z0-9_-]+$/);
+  const source = await page.evaluate(() => window.playground.source());
+  const other = await open(link);
+  assert.equal(await other.evaluate(() => window.playground.source()), source);
+  assert.equal(await other.inputValue('#input'), '1 2 3');
+  await other.click('#run');
+  await settled(other);
+  assert.equal(await other.textContent('#stdout'), '6\n');
+  await other.close();
+  await page.close();
+});
