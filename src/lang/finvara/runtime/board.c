@@ -14,6 +14,8 @@
 #define ICP_OP_TAKE 8
 #define ICP_OP_PROMOTE 9
 #define ICP_OP_RESET 10
+#define ICP_OP_CALL 11
+#define ICP_OP_PROMOTE_ANY 12
 
 #define ICP_HOLE (-1)
 #define ICP_EMPTY 0
@@ -27,7 +29,9 @@
 #define ICP_S_HOLE 4
 #define ICP_S_HOLE_NCAP 5
 #define ICP_S_HOLE_KIND 6
-#define ICP_S_REGS 7
+#define ICP_S_CODE 7
+#define ICP_S_CTX 8
+#define ICP_S_REGS 9
 
 #define ICP_F_NULL 1
 #define ICP_F_PROMOTED 2
@@ -83,11 +87,18 @@ typedef struct {
     size_t nslots;
     size_t used;
     uint32_t gen;
+    /* call contexts (see the Rust runtime): per context, the heads of its
+     * callers' and exits' lists in links; a caller is [next, context,
+     * program, pc], an exit [next, arena offset]; -1 ends a list. The
+     * entry states are in the hash table too (context field -1), followed
+     * in the arena by their context. */
+    icp_vec contexts;
+    icp_vec links;
 } icp_game;
 
 typedef struct {
     const int32_t *board;
-    const int32_t *code;
+    int32_t kind; /* the moving piece's */
     int32_t colour;
     int32_t from;
     int royal;
@@ -187,10 +198,12 @@ static uint32_t icp_hash(const int32_t *w, size_t n) {
 
 static void icp_table_grow(icp_game *g);
 
-/* Adds the state in g->next to the visited set; queues it when new. */
-static void icp_offer(icp_game *g) {
+/* The arena offset of the state in g->next in the hash table, added when
+ * missing (then *added is 1). */
+static int32_t icp_intern(icp_game *g, int *added) {
     const int32_t *w = g->next.data;
     size_t n = g->next.len;
+    *added = 0;
     if ((g->used + 1) * 2 > g->nslots) {
         icp_table_grow(g);
     }
@@ -202,7 +215,7 @@ static void icp_offer(icp_game *g) {
         }
         const int32_t *o = g->arena.data + g->slots[i];
         if ((size_t)o[0] == n && memcmp(o + 1, w, n * sizeof(int32_t)) == 0) {
-            return;
+            return g->slots[i];
         }
         i = (i + 1) & mask;
     }
@@ -217,7 +230,17 @@ static void icp_offer(icp_game *g) {
     g->slots[i] = at;
     g->gens[i] = g->gen;
     g->used++;
-    icp_vec_push(g, &g->todo, at);
+    *added = 1;
+    return at;
+}
+
+/* Adds the state in g->next to the visited set; queues it when new. */
+static void icp_offer(icp_game *g) {
+    int added;
+    int32_t at = icp_intern(g, &added);
+    if (added) {
+        icp_vec_push(g, &g->todo, at);
+    }
 }
 
 static void icp_table_grow(icp_game *g) {
@@ -253,6 +276,11 @@ static void icp_table_grow(icp_game *g) {
 static void icp_search_begin(icp_game *g) {
     g->arena.len = 0;
     g->todo.len = 0;
+    /* context 0: the moving kind's own program */
+    g->contexts.len = 0;
+    g->links.len = 0;
+    icp_vec_push(g, &g->contexts, -1);
+    icp_vec_push(g, &g->contexts, -1);
     g->used = 0;
     g->has_best = 0;
     g->gen++;
@@ -363,9 +391,78 @@ static int icp_end(const icp_search *s, icp_game *g) {
     return 0;
 }
 
+/* The state at arena offset `exit`, where a called program ended, going on
+ * in its caller (context, program, pc) = links[caller..caller+2]. */
+static void icp_resume(icp_game *g, int32_t exit, int32_t caller) {
+    int32_t *ns;
+    icp_vec_copy(g, &g->next, g->arena.data + exit + 1, (size_t)g->arena.data[exit]);
+    ns = g->next.data;
+    ns[ICP_S_CTX] = g->links.data[caller];
+    ns[ICP_S_CODE] = g->links.data[caller + 1];
+    ns[ICP_S_PC] = g->links.data[caller + 2];
+    icp_offer(g);
+}
+
+/* CALL kind in state g->cur, going on at `back` in the caller's program:
+ * the called program is entered in the same state (a context explored
+ * once however many paths make the same call), and every state it has
+ * ended in, or will end in, goes on at `back`. */
+static void icp_call(icp_game *g, int32_t kind, int32_t back) {
+    int added;
+    int32_t at, ctx, link;
+    icp_vec_copy(g, &g->next, g->cur.data, g->cur.len);
+    g->next.data[ICP_S_PC] = 1;
+    g->next.data[ICP_S_CODE] = kind;
+    g->next.data[ICP_S_CTX] = -1;
+    at = icp_intern(g, &added);
+    if (added) {
+        ctx = (int32_t)(g->contexts.len / 2);
+        icp_vec_push(g, &g->arena, ctx);
+        icp_vec_push(g, &g->contexts, -1);
+        icp_vec_push(g, &g->contexts, -1);
+        g->next.data[ICP_S_CTX] = ctx;
+        icp_offer(g);
+    } else {
+        ctx = g->arena.data[at + 1 + g->arena.data[at]];
+    }
+    if (g->links.len > (size_t)INT32_MAX - 4) {
+        icp_fail(g, ICP_NO_MEMORY);
+    }
+    link = (int32_t)g->links.len;
+    icp_vec_push(g, &g->links, g->contexts.data[2 * ctx]);
+    icp_vec_push(g, &g->links, g->cur.data[ICP_S_CTX]);
+    icp_vec_push(g, &g->links, g->cur.data[ICP_S_CODE]);
+    icp_vec_push(g, &g->links, back);
+    g->contexts.data[2 * ctx] = link;
+    for (at = g->contexts.data[2 * ctx + 1]; at >= 0; at = g->links.data[at]) {
+        icp_resume(g, g->links.data[at + 1], link + 1);
+    }
+}
+
+/* A path of a called program ends in g->cur: it goes on after every call
+ * of its context, made so far or later. */
+static void icp_leave(icp_game *g) {
+    int32_t ctx = g->cur.data[ICP_S_CTX], exit, link;
+    if (g->arena.len > (size_t)INT32_MAX - g->cur.len - 1 || g->links.len > (size_t)INT32_MAX - 2) {
+        icp_fail(g, ICP_NO_MEMORY);
+    }
+    exit = (int32_t)g->arena.len;
+    icp_vec_push(g, &g->arena, (int32_t)g->cur.len);
+    icp_vec_reserve(g, &g->arena, g->cur.len);
+    memcpy(g->arena.data + g->arena.len, g->cur.data, g->cur.len * sizeof(int32_t));
+    g->arena.len += g->cur.len;
+    link = (int32_t)g->links.len;
+    icp_vec_push(g, &g->links, g->contexts.data[2 * ctx + 1]);
+    icp_vec_push(g, &g->links, exit);
+    g->contexts.data[2 * ctx + 1] = link;
+    for (link = g->contexts.data[2 * ctx]; link >= 0; link = g->links.data[link]) {
+        icp_resume(g, exit, link + 1);
+    }
+}
+
 /* Runs g->cur until it ends or branches; 1 when an attack reached its target. */
 static int icp_run_state(const icp_search *s, icp_game *g) {
-    const int32_t *code = s->code;
+    const int32_t *code = g->kinds[g->cur.data[ICP_S_CODE]].code[s->colour];
     for (;;) {
         int32_t *st = g->cur.data;
         int32_t pc = st[ICP_S_PC];
@@ -477,17 +574,20 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
                 g->cur.data[i] = sq;
             }
             break;
-        case ICP_OP_PROMOTE: {
-            int32_t n = code[pc + 1];
-            int32_t next = pc + 2 + n;
+        case ICP_OP_PROMOTE:
+        case ICP_OP_PROMOTE_ANY: {
+            int any = code[pc] == ICP_OP_PROMOTE_ANY;
+            int32_t n = any ? 0 : code[pc + 1];
+            int32_t next = any ? pc + 1 : pc + 2 + n;
+            int32_t count = any ? g->nkinds : n;
             int32_t i;
             if (s->attack) {
                 st[ICP_S_PC] = next;
                 break;
             }
-            for (i = 0; i < n; i++) {
-                int32_t k = code[pc + 2 + i];
-                if (k < 0 || k >= g->nkinds) {
+            for (i = 0; i < count; i++) {
+                int32_t k = any ? i : code[pc + 2 + i];
+                if (k < 0 || k >= g->nkinds || (any && k == s->kind)) {
                     continue;
                 }
                 icp_vec_copy(g, &g->next, g->cur.data, g->cur.len);
@@ -511,7 +611,14 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             st[ICP_S_PC] = pc + 3;
             break;
         }
+        case ICP_OP_CALL:
+            icp_call(g, code[pc + 1], pc + 2);
+            return 0;
         default:
+            if (st[ICP_S_CTX] != 0) {
+                icp_leave(g);
+                return 0;
+            }
             return icp_end(s, g);
         }
     }
@@ -530,6 +637,8 @@ static int icp_explore(const icp_search *s, icp_game *g, int32_t kind) {
     icp_vec_push(g, &g->next, -1);
     icp_vec_push(g, &g->next, 0);
     icp_vec_push(g, &g->next, kind);
+    icp_vec_push(g, &g->next, kind);
+    icp_vec_push(g, &g->next, 0);
     for (i = 0; i < s->nregs; i++) {
         icp_vec_push(g, &g->next, -1);
     }
@@ -567,14 +676,14 @@ static int icp_attacked(icp_game *g, const int32_t *board, int32_t sq, int32_t b
         }
         kind = (cell - 1) / 2;
         se.board = board;
-        se.code = g->kinds[kind].code[by];
+        se.kind = kind;
         se.colour = by;
         se.from = s;
         se.royal = g->kinds[kind].royal;
         se.attack = 1;
         se.target = sq;
         se.promo = -1;
-        se.nregs = se.code[0];
+        se.nregs = g->kinds[kind].code[by][0];
         if (icp_explore(&se, g, kind)) {
             return 1;
         }
@@ -771,14 +880,14 @@ int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from,
         return 0;
     }
     se.board = g->board;
-    se.code = g->kinds[kind].code[colour];
+    se.kind = kind;
     se.colour = colour;
     se.from = from;
     se.royal = g->kinds[kind].royal;
     se.attack = 0;
     se.target = to;
     se.promo = promo;
-    se.nregs = se.code[0];
+    se.nregs = g->kinds[kind].code[colour][0];
     icp_explore(&se, g, kind);
     if (!g->has_best) {
         return 0;

@@ -27,14 +27,26 @@
 //!     current row is (is not) in `lo..=hi`, else jump to `t` (§2.1 `r`).
 //!   - `ENEMY` (`c(…)`), `EMPTY` (`m(…)`), `TAKE` (`x`).
 //!   - `PROMOTE n k1 … kn`: go on unchanged, or promoted into one of the
-//!     kinds.
+//!     kinds; `PROMOTE_ANY`: into any kind but the moving piece's (`p`).
 //!   - `RESET first count`: forget registers (entry of a `*` that fixes
 //!     its body's vectors).
+//!   - `CALL k`: the paths of kind k's program (of the same colour) from
+//!     here, each going on after the `CALL` where it ends (`"s"`). Only an
+//!     earlier kind is called, so calls never recurse. A kind's registers
+//!     are numbered after those of the kinds it calls: `code[0]` counts
+//!     them all.
 //! - A search state is a vector of `i32`: pc, square, flags, current kind,
-//!   first hole, captures made before it, kind at it, the registers, then
-//!   the captured squares in path order (sorted in attack searches, where
-//!   only the set matters). Every reachable state is visited once (a hash
-//!   set), so every search ends on a finite board.
+//!   first hole, captures made before it, kind at it, the kind whose
+//!   program the pc is in, the call context, the registers, then the
+//!   captured squares in path order (sorted in attack searches, where only
+//!   the set matters). Every reachable state is visited once (a hash set),
+//!   so every search ends on a finite board.
+//! - Calls are tabulated, not stacked: a call context is a called program
+//!   with the state it was entered in (context 0 is the moving kind's own
+//!   program). Each context is explored once, however many paths make the
+//!   same call, and the states in which it ends are handed to every caller
+//!   (a path through `{"s","s"}` chained 25 deep costs 25 contexts, not
+//!   2^25 paths).
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
@@ -61,6 +73,11 @@ pub const OP_TAKE: i32 = 8;
 pub const OP_PROMOTE: i32 = 9;
 /// `RESET first count`: unset registers.
 pub const OP_RESET: i32 = 10;
+/// `CALL kind`: the paths of an earlier kind's program (`"s"`).
+pub const OP_CALL: i32 = 11;
+/// `PROMOTE_ANY`: optional promotion into any kind but the moving
+/// piece's (`p`).
+pub const OP_PROMOTE_ANY: i32 = 12;
 
 /// A cell that is a hole (§4).
 pub const HOLE: i32 = -1;
@@ -81,7 +98,9 @@ const S_KIND: usize = 3;
 const S_HOLE: usize = 4;
 const S_HOLE_NCAP: usize = 5;
 const S_HOLE_KIND: usize = 6;
-const S_REGS: usize = 7;
+const S_CODE: usize = 7;
+const S_CTX: usize = 8;
+const S_REGS: usize = 9;
 
 const F_NULL: i32 = 1;
 const F_PROMOTED: i32 = 2;
@@ -243,11 +262,22 @@ impl std::hash::Hasher for StateHasher {
 
 type StateSet = HashSet<Vec<i32>, std::hash::BuildHasherDefault<StateHasher>>;
 
+type ContextMap =
+    std::collections::HashMap<Vec<i32>, usize, std::hash::BuildHasherDefault<StateHasher>>;
+
 /// Buffers reused from one search to the next.
 #[derive(Default)]
 struct Scratch {
     seen: StateSet,
     stack: Vec<Vec<i32>>,
+    /// Call contexts by the state their program was entered in (context
+    /// field -1).
+    contexts: ContextMap,
+    /// Per context (0: the moving kind's own program): where its paths go
+    /// on when they end, as (context, program, pc) of each call.
+    callers: Vec<Vec<[i32; 3]>>,
+    /// Per context: the states in which its paths have ended so far.
+    exits: Vec<Vec<Vec<i32>>>,
 }
 
 /// What a search looks for.
@@ -255,7 +285,9 @@ struct Search<'s> {
     board: &'s [i32],
     width: i32,
     height: i32,
-    code: &'s [i32],
+    kinds: &'s [Kind<'s>],
+    /// The moving piece's kind.
+    kind: i32,
     colour: i32,
     from: i32,
     royal: bool,
@@ -266,7 +298,7 @@ struct Search<'s> {
     nregs: usize,
 }
 
-impl Search<'_> {
+impl<'s> Search<'s> {
     fn caps<'v>(&self, st: &'v [i32]) -> &'v [i32] {
         &st[S_REGS + self.nregs..]
     }
@@ -290,12 +322,16 @@ impl Search<'_> {
         sq != self.from && cell > 0 && (cell - 1) % 2 == self.colour
     }
 
-    fn push(
-        &self,
-        st: Vec<i32>,
-        seen: &mut StateSet,
-        stack: &mut Vec<Vec<i32>>,
-    ) -> Result<(), Oom> {
+    /// The program of kind `kind` for the moving colour.
+    fn program(&self, kind: i32) -> &'s [i32] {
+        match self.kinds.get(kind as usize) {
+            Some(k) => k.code[self.colour as usize],
+            None => &[],
+        }
+    }
+
+    fn push(&self, st: Vec<i32>, scratch: &mut Scratch) -> Result<(), Oom> {
+        let Scratch { seen, stack, .. } = scratch;
         if !seen.contains(&st) {
             seen.try_reserve(1).map_err(|_| Oom)?;
             stack.try_reserve(1).map_err(|_| Oom)?;
@@ -310,15 +346,14 @@ impl Search<'_> {
     fn run(
         &self,
         mut st: Vec<i32>,
-        seen: &mut StateSet,
-        stack: &mut Vec<Vec<i32>>,
+        scratch: &mut Scratch,
         best: &mut Option<Vec<i32>>,
     ) -> Result<bool, Oom> {
-        let code = self.code;
+        let code = self.program(st[S_CODE]);
         loop {
             let pc = st[S_PC] as usize;
             let sq = st[S_SQ];
-            match code[pc] {
+            match code.get(pc).copied().unwrap_or(OP_END) {
                 OP_LEAP => {
                     // Every square landed on before the last must be empty,
                     // unless an `x` took its piece (§2.1).
@@ -370,7 +405,7 @@ impl Search<'_> {
                                 ns[S_HOLE_KIND] = ns[S_KIND];
                             }
                         }
-                        self.push(ns, seen, stack)?;
+                        self.push(ns, scratch)?;
                     }
                     return Ok(false);
                 }
@@ -393,7 +428,7 @@ impl Search<'_> {
                         if reg >= 0 {
                             ns[S_REGS + reg as usize] = i as i32;
                         }
-                        self.push(ns, seen, stack)?;
+                        self.push(ns, scratch)?;
                     }
                     return Ok(false);
                 }
@@ -434,26 +469,28 @@ impl Search<'_> {
                     }
                     st[S_PC] = (pc + 1) as i32;
                 }
-                OP_PROMOTE => {
-                    let n = code[pc + 1] as usize;
-                    let next = (pc + 2 + n) as i32;
+                OP_PROMOTE | OP_PROMOTE_ANY => {
+                    let any = code[pc] == OP_PROMOTE_ANY;
+                    let n = if any { 0 } else { code[pc + 1] as usize };
+                    let next = if any { pc + 1 } else { pc + 2 + n } as i32;
                     if self.attack {
                         st[S_PC] = next;
                         continue;
                     }
-                    for i in 0..n {
-                        let k = code[pc + 2 + i];
-                        if k < 0 || k >= self.nkinds {
+                    let count = if any { self.nkinds as usize } else { n };
+                    for i in 0..count {
+                        let k = if any { i as i32 } else { code[pc + 2 + i] };
+                        if k < 0 || k >= self.nkinds || (any && k == self.kind) {
                             continue;
                         }
                         let mut ns = try_clone(&st)?;
                         ns[S_PC] = next;
                         ns[S_KIND] = k;
                         ns[S_FLAGS] |= F_PROMOTED;
-                        self.push(ns, seen, stack)?;
+                        self.push(ns, scratch)?;
                     }
                     st[S_PC] = next;
-                    self.push(st, seen, stack)?;
+                    self.push(st, scratch)?;
                     return Ok(false);
                 }
                 OP_RESET => {
@@ -464,9 +501,64 @@ impl Search<'_> {
                     }
                     st[S_PC] = (pc + 3) as i32;
                 }
+                OP_CALL => {
+                    self.call(&st, code[pc + 1], (pc + 2) as i32, scratch)?;
+                    return Ok(false);
+                }
+                _ if st[S_CTX] != 0 => {
+                    self.leave(st, scratch)?;
+                    return Ok(false);
+                }
                 _ => return self.end(&st, best),
             }
         }
+    }
+
+    /// `CALL kind` in state `st`, going on at `back` in the caller's
+    /// program: the called program is entered in the same state (a
+    /// context explored once however many paths make the same call), and
+    /// every state it has ended in, or will end in, goes on at `back`.
+    fn call(&self, st: &[i32], kind: i32, back: i32, scratch: &mut Scratch) -> Result<(), Oom> {
+        let mut entry = try_clone(st)?;
+        entry[S_PC] = 1;
+        entry[S_CODE] = kind;
+        entry[S_CTX] = -1;
+        let ctx = match scratch.contexts.get(&entry) {
+            Some(&ctx) => ctx,
+            None => {
+                let ctx = scratch.callers.len();
+                scratch.contexts.try_reserve(1).map_err(|_| Oom)?;
+                scratch.callers.try_reserve(1).map_err(|_| Oom)?;
+                scratch.exits.try_reserve(1).map_err(|_| Oom)?;
+                scratch.contexts.insert(try_clone(&entry)?, ctx);
+                scratch.callers.push(Vec::new());
+                scratch.exits.push(Vec::new());
+                entry[S_CTX] = ctx as i32;
+                self.push(entry, scratch)?;
+                ctx
+            }
+        };
+        let caller = [st[S_CTX], st[S_CODE], back];
+        scratch.callers[ctx].try_reserve(1).map_err(|_| Oom)?;
+        scratch.callers[ctx].push(caller);
+        for i in 0..scratch.exits[ctx].len() {
+            let ns = resume(&scratch.exits[ctx][i], caller)?;
+            self.push(ns, scratch)?;
+        }
+        Ok(())
+    }
+
+    /// A path of a called program ends in `st`: it goes on after every
+    /// call of its context, made so far or later.
+    fn leave(&self, st: Vec<i32>, scratch: &mut Scratch) -> Result<(), Oom> {
+        let ctx = st[S_CTX] as usize;
+        for i in 0..scratch.callers[ctx].len() {
+            let ns = resume(&st, scratch.callers[ctx][i])?;
+            self.push(ns, scratch)?;
+        }
+        scratch.exits[ctx].try_reserve(1).map_err(|_| Oom)?;
+        scratch.exits[ctx].push(st);
+        Ok(())
     }
 
     /// A path ends (§2.1, §5.1). Attack searches report success; move
@@ -528,20 +620,39 @@ impl Search<'_> {
     ) -> Result<(bool, Option<Vec<i32>>), Oom> {
         let mut st = Vec::new();
         st.try_reserve_exact(S_REGS + self.nregs).map_err(|_| Oom)?;
-        st.extend_from_slice(&[1, self.from, 0, mover_kind, -1, 0, mover_kind]);
+        st.extend_from_slice(&[
+            1, self.from, 0, mover_kind, -1, 0, mover_kind, mover_kind, 0,
+        ]);
         st.resize(S_REGS + self.nregs, -1);
-        let Scratch { seen, stack } = scratch;
-        seen.clear();
-        stack.clear();
+        scratch.seen.clear();
+        scratch.stack.clear();
+        scratch.contexts.clear();
+        scratch.callers.clear();
+        scratch.exits.clear();
+        // Context 0: the moving kind's own program.
+        scratch.callers.try_reserve(1).map_err(|_| Oom)?;
+        scratch.exits.try_reserve(1).map_err(|_| Oom)?;
+        scratch.callers.push(Vec::new());
+        scratch.exits.push(Vec::new());
         let mut best = None;
-        self.push(st, seen, stack)?;
-        while let Some(st) = stack.pop() {
-            if self.run(st, seen, stack, &mut best)? {
+        self.push(st, scratch)?;
+        while let Some(st) = scratch.stack.pop() {
+            if self.run(st, scratch, &mut best)? {
                 return Ok((true, None));
             }
         }
         Ok((false, best))
     }
+}
+
+/// `exit`, a state in which a called program ended, going on in its
+/// `caller` (context, program, pc).
+fn resume(exit: &[i32], caller: [i32; 3]) -> Result<Vec<i32>, Oom> {
+    let mut st = try_clone(exit)?;
+    st[S_CTX] = caller[0];
+    st[S_CODE] = caller[1];
+    st[S_PC] = caller[2];
+    Ok(st)
 }
 
 /// Whether a piece of colour `by` attacks `sq` on `board` (§5.4).
@@ -565,7 +676,8 @@ fn attacked(
             board,
             width,
             height,
-            code,
+            kinds,
+            kind,
             colour: by,
             from: s as i32,
             royal: k.royal,
@@ -758,7 +870,8 @@ impl<'a> Game<'a> {
             board: &self.board,
             width: self.width,
             height: self.height,
-            code,
+            kinds: self.kinds,
+            kind,
             colour: me,
             from,
             royal: k.royal,
