@@ -513,6 +513,7 @@ fn answers_as_the_interpreter(exe: &std::path::Path, program: &Program, name: &s
     let mut runs: Vec<(Vec<String>, &str)> =
         engine_queries(name).into_iter().map(|q| (q, "")).collect();
     runs.push((Vec::new(), UCI_SESSION));
+    runs.push((Vec::new(), COUNTERS_SESSION));
     for (args, input) in runs {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let ran = support::run_exe(exe, &args, input.as_bytes());
@@ -554,6 +555,19 @@ fn engine_queries(name: &str) -> Vec<Vec<String>> {
         owned(&["--fen", "7k/8/6QK/8/8/8/8/8 b - - 0 1", "--depth", "1"]),
         owned(&["--fen", bare, "--depth", "0"]),
         owned(&["--fen", bare, "--fen", bare]),
+        // FEN counters: any non-negative integer up to the largest
+        // counter, 2^64 - 1 (docs/cheg.md).
+        owned(&[
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 4294967296 18446744073709551615",
+            "--perft",
+            "2",
+        ]),
+        owned(&["--fen", "4k3/8/8/8/8/8/8/4K3 w - - 18446744073709551616 1"]),
+        owned(&[
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999",
+        ]),
         owned(&["--depth", "2"]),
         owned(&["--bogus\u{1b}"]),
         owned(&["--fen"]),
@@ -566,6 +580,13 @@ fn engine_queries(name: &str) -> Vec<Vec<String>> {
     ]);
     queries
 }
+
+/// FEN counters past 32 bits, counted on (the fullmove number stays at the
+/// largest counter), and one past 64 bits refused (docs/cheg.md).
+const COUNTERS_SESSION: &str = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 4294967296 \
+    18446744073709551615 moves e1e2 e8e7\nd\n\
+    position fen 4k3/8/8/8/8/8/8/4K3 w - - 18446744073709551616 1\nd\n\
+    position fen 4k3/8/8/8/8/8/8/4K3 b - - 000000000000000000000000000000042 +7\nd\nquit\n";
 
 /// A UCI session with every command, good and bad (§7.4).
 const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ngo depth 2\n\
