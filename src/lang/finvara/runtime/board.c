@@ -31,7 +31,7 @@
 #define ICP_S_HOLE_KIND 6
 #define ICP_S_CODE 7
 #define ICP_S_CTX 8
-#define ICP_S_REGS 9
+#define ICP_S_NREGS 9
 
 #define ICP_F_NULL 1
 #define ICP_F_PROMOTED 2
@@ -105,7 +105,6 @@ typedef struct {
     int attack;
     int32_t target;
     int32_t promo;
-    int32_t nregs;
 } icp_search;
 
 static void icp_fail(icp_game *g, const char *cause) {
@@ -296,9 +295,71 @@ static void icp_search_begin(icp_game *g) {
     }
 }
 
+/* Where the captures start in state st: after its registers, (register,
+ * vector) pairs in register order. */
+static size_t icp_caps_start(const int32_t *st) {
+    return (size_t)ICP_S_NREGS + 1 + 2 * (size_t)st[ICP_S_NREGS];
+}
+
+/* Where register reg is (*found 1) or would go among the pairs of st. */
+static size_t icp_reg_slot(const int32_t *st, int32_t reg, int *found) {
+    size_t lo = 0, hi = (size_t)st[ICP_S_NREGS];
+    *found = 0;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int32_t r = st[ICP_S_NREGS + 1 + 2 * mid];
+        if (r == reg) {
+            *found = 1;
+            return ICP_S_NREGS + 1 + 2 * mid;
+        }
+        if (r < reg) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return ICP_S_NREGS + 1 + 2 * lo;
+}
+
+/* The vector register reg holds in st, or -1 when it is unset. */
+static int32_t icp_reg_get(const int32_t *st, int32_t reg) {
+    int found;
+    size_t at = icp_reg_slot(st, reg, &found);
+    return found ? st[at + 1] : -1;
+}
+
+/* Sets register reg of the state in v to value. */
+static void icp_reg_set(icp_game *g, icp_vec *v, int32_t reg, int32_t value) {
+    int found;
+    size_t at = icp_reg_slot(v->data, reg, &found);
+    if (found) {
+        v->data[at + 1] = value;
+        return;
+    }
+    icp_vec_reserve(g, v, 2);
+    memmove(v->data + at + 2, v->data + at, (v->len - at) * sizeof(int32_t));
+    v->data[at] = reg;
+    v->data[at + 1] = value;
+    v->len += 2;
+    v->data[ICP_S_NREGS]++;
+}
+
+/* Unsets registers first .. first + count - 1 of the state in v. */
+static void icp_reg_reset(icp_vec *v, int32_t first, int32_t count) {
+    int found;
+    size_t from = icp_reg_slot(v->data, first, &found);
+    size_t to = icp_reg_slot(v->data, count > INT32_MAX - first ? INT32_MAX : first + count, &found);
+    if (to > from) {
+        memmove(v->data + from, v->data + to, (v->len - to) * sizeof(int32_t));
+        v->len -= to - from;
+        v->data[ICP_S_NREGS] -= (int32_t)((to - from) / 2);
+    }
+}
+
 static int icp_captured(const icp_search *s, const icp_game *g, int32_t sq) {
     size_t i;
-    for (i = (size_t)(ICP_S_REGS + s->nregs); i < g->cur.len; i++) {
+    (void)s;
+    for (i = icp_caps_start(g->cur.data); i < g->cur.len; i++) {
         if (g->cur.data[i] == sq) {
             return 1;
         }
@@ -324,8 +385,9 @@ static int icp_friendly(const icp_search *s, int32_t sq) {
 static int icp_end(const icp_search *s, icp_game *g) {
     const int32_t *st = g->cur.data;
     int32_t sq = st[ICP_S_SQ];
-    size_t ncaps = g->cur.len - (size_t)(ICP_S_REGS + s->nregs);
-    const int32_t *caps = st + ICP_S_REGS + s->nregs;
+    size_t first = icp_caps_start(st);
+    size_t ncaps = g->cur.len - first;
+    const int32_t *caps = st + first;
     int promoted;
     if (sq != s->target || icp_friendly(s, sq)) {
         return 0;
@@ -360,7 +422,7 @@ static int icp_end(const icp_search *s, icp_game *g) {
         size_t i;
         icp_vec_push(g, &g->next, (int32_t)ncaps + last);
         for (i = 0; i < ncaps; i++) {
-            icp_vec_push(g, &g->next, g->cur.data[ICP_S_REGS + s->nregs + (int32_t)i]);
+            icp_vec_push(g, &g->next, g->cur.data[first + i]);
         }
         if (last) {
             icp_vec_push(g, &g->next, sq);
@@ -472,7 +534,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             int32_t reg = code[pc + 1];
             int32_t n = code[pc + 2];
             int32_t next = pc + 3 + 2 * n;
-            int32_t fixed = reg >= 0 ? st[ICP_S_REGS + reg] : -1;
+            int32_t fixed = reg >= 0 ? icp_reg_get(st, reg) : -1;
             int32_t lo = fixed >= 0 ? fixed : 0;
             int32_t hi = fixed >= 0 ? fixed + 1 : n;
             int32_t col = sq % g->width;
@@ -499,16 +561,16 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
                 ns = g->next.data;
                 ns[ICP_S_PC] = next;
                 ns[ICP_S_SQ] = nsq;
-                if (reg >= 0) {
-                    ns[ICP_S_REGS + reg] = i;
-                }
                 if (dx == 0 && dy == 0) {
                     ns[ICP_S_FLAGS] |= ICP_F_NULL;
                 }
                 if (s->board[nsq] == ICP_HOLE && ns[ICP_S_HOLE] < 0) {
                     ns[ICP_S_HOLE] = nsq;
-                    ns[ICP_S_HOLE_NCAP] = (int32_t)(g->cur.len - (size_t)(ICP_S_REGS + s->nregs));
+                    ns[ICP_S_HOLE_NCAP] = (int32_t)(g->cur.len - icp_caps_start(g->cur.data));
                     ns[ICP_S_HOLE_KIND] = ns[ICP_S_KIND];
+                }
+                if (reg >= 0) {
+                    icp_reg_set(g, &g->next, reg, i);
                 }
                 icp_offer(g);
             }
@@ -517,7 +579,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
         case ICP_OP_FORK: {
             int32_t reg = code[pc + 1];
             int32_t n = code[pc + 2];
-            int32_t fixed = reg >= 0 ? st[ICP_S_REGS + reg] : -1;
+            int32_t fixed = reg >= 0 ? icp_reg_get(st, reg) : -1;
             int32_t lo = fixed >= 0 ? fixed : 0;
             int32_t hi = fixed >= 0 ? fixed + 1 : n;
             int32_t i;
@@ -525,7 +587,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
                 icp_vec_copy(g, &g->next, g->cur.data, g->cur.len);
                 g->next.data[ICP_S_PC] = code[pc + 3 + i];
                 if (reg >= 0) {
-                    g->next.data[ICP_S_REGS + reg] = i;
+                    icp_reg_set(g, &g->next, reg, i);
                 }
                 icp_offer(g);
             }
@@ -565,7 +627,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             icp_vec_push(g, &g->cur, sq);
             if (s->attack) {
                 /* Only the set matters to an attack: keep it sorted. */
-                size_t first = (size_t)(ICP_S_REGS + s->nregs);
+                size_t first = icp_caps_start(g->cur.data);
                 size_t i = g->cur.len - 1;
                 while (i > first && g->cur.data[i - 1] > sq) {
                     g->cur.data[i] = g->cur.data[i - 1];
@@ -601,16 +663,10 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             icp_offer(g);
             return 0;
         }
-        case ICP_OP_RESET: {
-            int32_t first = code[pc + 1];
-            int32_t count = code[pc + 2];
-            int32_t r;
-            for (r = first; r < first + count; r++) {
-                st[ICP_S_REGS + r] = -1;
-            }
-            st[ICP_S_PC] = pc + 3;
+        case ICP_OP_RESET:
+            icp_reg_reset(&g->cur, code[pc + 1], code[pc + 2]);
+            g->cur.data[ICP_S_PC] = pc + 3;
             break;
-        }
         case ICP_OP_CALL:
             icp_call(g, code[pc + 1], pc + 2);
             return 0;
@@ -627,7 +683,6 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
 /* Explores every path; returns 1 when an attack search reached its target.
  * A move search leaves its best outcome in g->best (g->has_best). */
 static int icp_explore(const icp_search *s, icp_game *g, int32_t kind) {
-    int32_t i;
     icp_search_begin(g);
     g->next.len = 0;
     icp_vec_push(g, &g->next, 1);
@@ -639,9 +694,7 @@ static int icp_explore(const icp_search *s, icp_game *g, int32_t kind) {
     icp_vec_push(g, &g->next, kind);
     icp_vec_push(g, &g->next, kind);
     icp_vec_push(g, &g->next, 0);
-    for (i = 0; i < s->nregs; i++) {
-        icp_vec_push(g, &g->next, -1);
-    }
+    icp_vec_push(g, &g->next, 0);
     icp_offer(g);
     while (g->todo.len > 0) {
         int32_t at = g->todo.data[--g->todo.len];
@@ -683,7 +736,6 @@ static int icp_attacked(icp_game *g, const int32_t *board, int32_t sq, int32_t b
         se.attack = 1;
         se.target = sq;
         se.promo = -1;
-        se.nregs = g->kinds[kind].code[by][0];
         if (icp_explore(&se, g, kind)) {
             return 1;
         }
@@ -887,7 +939,6 @@ int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from,
     se.attack = 0;
     se.target = to;
     se.promo = promo;
-    se.nregs = g->kinds[kind].code[colour][0];
     icp_explore(&se, g, kind);
     if (!g->has_best) {
         return 0;

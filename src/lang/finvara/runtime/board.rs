@@ -15,8 +15,9 @@
 //!   black 1).
 //! - Each kind has one *path program* per colour (the notation of §2.1
 //!   lowered at compile time, directions and ranks already resolved for
-//!   that colour). `code[0]` is the number of registers; instructions start
-//!   at index 1:
+//!   that colour). `code[0]` is the number of registers (the runtime needs
+//!   it not: a state keeps the registers set); instructions start at
+//!   index 1:
 //!   - `END`: the path ends here.
 //!   - `LEAP reg n dx1 dy1 … dxn dyn`: jump by one of the vectors (by the
 //!     one in register `reg` once it is set; `reg` is -1 when the leap is
@@ -33,14 +34,17 @@
 //!   - `CALL k`: the paths of kind k's program (of the same colour) from
 //!     here, each going on after the `CALL` where it ends (`"s"`). Only an
 //!     earlier kind is called, so calls never recurse. A kind's registers
-//!     are numbered after those of the kinds it calls: `code[0]` counts
-//!     them all.
+//!     are numbered after those of the kinds it calls, so that none is
+//!     shared with a called program.
 //! - A search state is a vector of `i32`: pc, square, flags, current kind,
 //!   first hole, captures made before it, kind at it, the kind whose
-//!   program the pc is in, the call context, the registers, then the
-//!   captured squares in path order (sorted in attack searches, where only
-//!   the set matters). Every reachable state is visited once (a hash set),
-//!   so every search ends on a finite board.
+//!   program the pc is in, the call context, the number of registers set
+//!   and those registers as (register, vector) pairs in register order
+//!   (a register not among them is unset: a state holds the few its path
+//!   has set, however many the program has), then the captured squares in
+//!   path order (sorted in attack searches, where only the set matters).
+//!   Every reachable state is visited once (a hash set), so every search
+//!   ends on a finite board.
 //! - Calls are tabulated, not stacked: a call context is a called program
 //!   with the state it was entered in (context 0 is the moving kind's own
 //!   program). Each context is explored once, however many paths make the
@@ -100,7 +104,7 @@ const S_HOLE_NCAP: usize = 5;
 const S_HOLE_KIND: usize = 6;
 const S_CODE: usize = 7;
 const S_CTX: usize = 8;
-const S_REGS: usize = 9;
+const S_NREGS: usize = 9;
 
 const F_NULL: i32 = 1;
 const F_PROMOTED: i32 = 2;
@@ -219,6 +223,58 @@ pub const NO_MEMORY: &str = "memory exhausted";
 #[derive(Debug)]
 struct Oom;
 
+/// Where the captures start in state `st`: after its registers.
+fn caps_start(st: &[i32]) -> usize {
+    S_NREGS + 1 + 2 * st[S_NREGS] as usize
+}
+
+/// Where register `reg` is (`Ok`) or would go (`Err`) among the (register,
+/// vector) pairs of `st`.
+fn reg_slot(st: &[i32], reg: i32) -> Result<usize, usize> {
+    let pairs = st.get(S_NREGS + 1..caps_start(st)).unwrap_or(&[]);
+    let (mut lo, mut hi) = (0, pairs.len() / 2);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match pairs[2 * mid].cmp(&reg) {
+            std::cmp::Ordering::Equal => return Ok(S_NREGS + 1 + 2 * mid),
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    Err(S_NREGS + 1 + 2 * lo)
+}
+
+/// The vector register `reg` holds in `st`, or -1 when it is unset.
+fn reg_get(st: &[i32], reg: i32) -> i32 {
+    match reg_slot(st, reg) {
+        Ok(at) => st[at + 1],
+        Err(_) => -1,
+    }
+}
+
+/// Sets register `reg` of `st` to `value`.
+fn reg_set(st: &mut Vec<i32>, reg: i32, value: i32) -> Result<(), Oom> {
+    match reg_slot(st, reg) {
+        Ok(at) => st[at + 1] = value,
+        Err(at) => {
+            st.try_reserve(2).map_err(|_| Oom)?;
+            st.splice(at..at, [reg, value]);
+            st[S_NREGS] += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Unsets registers `first .. first + count` of `st`.
+fn reg_reset(st: &mut Vec<i32>, first: i32, count: i32) {
+    let from = reg_slot(st, first).unwrap_or_else(|at| at);
+    let to = reg_slot(st, first.saturating_add(count)).unwrap_or_else(|at| at);
+    if to > from {
+        st.drain(from..to);
+        st[S_NREGS] -= ((to - from) / 2) as i32;
+    }
+}
+
 /// A copy of `v`, or `Oom`.
 fn try_clone(v: &[i32]) -> Result<Vec<i32>, Oom> {
     let mut out = Vec::new();
@@ -295,12 +351,11 @@ struct Search<'s> {
     target: i32,
     promo: i32,
     nkinds: i32,
-    nregs: usize,
 }
 
 impl<'s> Search<'s> {
     fn caps<'v>(&self, st: &'v [i32]) -> &'v [i32] {
-        &st[S_REGS + self.nregs..]
+        &st[caps_start(st)..]
     }
 
     fn captured(&self, st: &[i32], sq: i32) -> bool {
@@ -363,11 +418,7 @@ impl<'s> Search<'s> {
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
                     let next = (pc + 3 + 2 * n) as i32;
-                    let fixed = if reg >= 0 {
-                        st[S_REGS + reg as usize]
-                    } else {
-                        -1
-                    };
+                    let fixed = if reg >= 0 { reg_get(&st, reg) } else { -1 };
                     let (lo, hi) = if fixed >= 0 {
                         (fixed as usize, fixed as usize + 1)
                     } else {
@@ -388,7 +439,7 @@ impl<'s> Search<'s> {
                         ns[S_PC] = next;
                         ns[S_SQ] = nsq;
                         if reg >= 0 {
-                            ns[S_REGS + reg as usize] = i as i32;
+                            reg_set(&mut ns, reg, i as i32)?;
                         }
                         if dx == 0 && dy == 0 {
                             ns[S_FLAGS] |= F_NULL;
@@ -412,11 +463,7 @@ impl<'s> Search<'s> {
                 OP_FORK => {
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
-                    let fixed = if reg >= 0 {
-                        st[S_REGS + reg as usize]
-                    } else {
-                        -1
-                    };
+                    let fixed = if reg >= 0 { reg_get(&st, reg) } else { -1 };
                     let (lo, hi) = if fixed >= 0 {
                         (fixed as usize, fixed as usize + 1)
                     } else {
@@ -426,7 +473,7 @@ impl<'s> Search<'s> {
                         let mut ns = try_clone(&st)?;
                         ns[S_PC] = code[pc + 3 + i];
                         if reg >= 0 {
-                            ns[S_REGS + reg as usize] = i as i32;
+                            reg_set(&mut ns, reg, i as i32)?;
                         }
                         self.push(ns, scratch)?;
                     }
@@ -461,7 +508,7 @@ impl<'s> Search<'s> {
                     st.try_reserve(1).map_err(|_| Oom)?;
                     if self.attack {
                         // Only the set matters to an attack: keep it sorted.
-                        let first = S_REGS + self.nregs;
+                        let first = caps_start(&st);
                         let at = first + st[first..].iter().take_while(|&&c| c < sq).count();
                         st.insert(at, sq);
                     } else {
@@ -494,11 +541,7 @@ impl<'s> Search<'s> {
                     return Ok(false);
                 }
                 OP_RESET => {
-                    let first = code[pc + 1] as usize;
-                    let count = code[pc + 2] as usize;
-                    for r in first..first + count {
-                        st[S_REGS + r] = -1;
-                    }
+                    reg_reset(&mut st, code[pc + 1], code[pc + 2]);
                     st[S_PC] = (pc + 3) as i32;
                 }
                 OP_CALL => {
@@ -619,11 +662,10 @@ impl<'s> Search<'s> {
         scratch: &mut Scratch,
     ) -> Result<(bool, Option<Vec<i32>>), Oom> {
         let mut st = Vec::new();
-        st.try_reserve_exact(S_REGS + self.nregs).map_err(|_| Oom)?;
+        st.try_reserve_exact(S_NREGS + 1).map_err(|_| Oom)?;
         st.extend_from_slice(&[
-            1, self.from, 0, mover_kind, -1, 0, mover_kind, mover_kind, 0,
+            1, self.from, 0, mover_kind, -1, 0, mover_kind, mover_kind, 0, 0,
         ]);
-        st.resize(S_REGS + self.nregs, -1);
         scratch.seen.clear();
         scratch.stack.clear();
         scratch.contexts.clear();
@@ -671,7 +713,6 @@ fn attacked(
         }
         let kind = (cell - 1) / 2;
         let k = &kinds[kind as usize];
-        let code = k.code[by as usize];
         let search = Search {
             board,
             width,
@@ -685,7 +726,6 @@ fn attacked(
             target: sq,
             promo: -1,
             nkinds: kinds.len() as i32,
-            nregs: code.first().copied().unwrap_or(0) as usize,
         };
         if search.explore(kind, scratch)?.0 {
             return Ok(true);
@@ -865,7 +905,6 @@ impl<'a> Game<'a> {
             return Ok(false);
         }
         let k = &self.kinds[kind as usize];
-        let code = k.code[colour];
         let search = Search {
             board: &self.board,
             width: self.width,
@@ -879,7 +918,6 @@ impl<'a> Game<'a> {
             target: to,
             promo,
             nkinds: self.kinds.len() as i32,
-            nregs: code.first().copied().unwrap_or(0) as usize,
         };
         let outcome = match search.explore(kind, &mut self.scratch).map_err(oom)?.1 {
             Some(o) => o,
