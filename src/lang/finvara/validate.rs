@@ -96,7 +96,7 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                     d.symbol
                 ))
                 .with_label("this kind passes the limit")
-                .with_note("inside the body of a `*`, each `\"s\"` is a copy of s's whole notation (every copy repeats the vectors of its own first round); outside one it is shared (§2.1, see the Finvara reference: limits)"),
+                .with_note("inside the body of a `*`, each `\"s\"` is a copy of s's whole notation (every copy repeats the vectors of its own first round); outside one it is shared (§2.1; docs/finvara.md, Limits)"),
             );
         }
     }
