@@ -530,6 +530,7 @@ fn answers_as_the_interpreter(exe: &std::path::Path, program: &Program, name: &s
     let mut runs: Vec<(Vec<String>, &str)> =
         engine_queries(name).into_iter().map(|q| (q, "")).collect();
     runs.push((Vec::new(), UCI_SESSION));
+    runs.push((Vec::new(), COUNTERS_SESSION));
     for (args, input) in runs {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let ran = support::run_exe(exe, &args, input.as_bytes());
@@ -578,6 +579,19 @@ fn engine_queries(name: &str) -> Vec<Vec<String>> {
         owned(&["--fen", "7k/8/6QK/8/8/8/8/8 b - - 0 1", "--depth", "1"]),
         owned(&["--fen", bare, "--depth", "0"]),
         owned(&["--fen", bare, "--fen", bare]),
+        // FEN counters: any non-negative integer up to the largest
+        // counter, 2^64 - 1 (docs/cheg.md).
+        owned(&[
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 4294967296 18446744073709551615",
+            "--perft",
+            "2",
+        ]),
+        owned(&["--fen", "4k3/8/8/8/8/8/8/4K3 w - - 18446744073709551616 1"]),
+        owned(&[
+            "--fen",
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999999",
+        ]),
         owned(&["--depth", "2"]),
         owned(&["--bogus\u{1b}"]),
         owned(&["--fen"]),
@@ -623,6 +637,13 @@ fn engine_queries(name: &str) -> Vec<Vec<String>> {
     queries
 }
 
+/// FEN counters past 32 bits, counted on (the fullmove number stays at the
+/// largest counter), and one past 64 bits refused (docs/cheg.md).
+const COUNTERS_SESSION: &str = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 4294967296 \
+    18446744073709551615 moves e1e2 e8e7\nd\n\
+    position fen 4k3/8/8/8/8/8/8/4K3 w - - 18446744073709551616 1\nd\n\
+    position fen 4k3/8/8/8/8/8/8/4K3 b - - 000000000000000000000000000000042 +7\nd\nquit\n";
+
 /// A UCI session with every command, good and bad (§7.4, §7.5): limits
 /// by depth and nodes, a game history, the options. It ends at the end of
 /// its input, not with `quit`: a `quit` read during a search stops it,
@@ -656,5 +677,135 @@ fn generated_c_answers_as_the_interpreter() {
         let exe =
             support::build_c(&c, dir.path(), name, sanitize).unwrap_or_else(|e| panic!("{e}"));
         answers_as_the_interpreter(&exe, &program, name);
+    }
+}
+
+/// Sets built one `PAIR` at a time until 300,000 deep, the most one
+/// invocation's 1,000,000 statements can build (then any later statement):
+/// freeing, comparing and writing them must not recurse (§2).
+const DEEP_PAIRS: &str = "ENTRY K,K\n\
+        JUMP> DEPTH,\"1,OUT\n\
+        SETV I,\"0\n\
+L:      PAIR A,A,\"1\n\
+        ADD I,I,\"1\n\
+        JUMP< I,\"300000,L\n\
+        CARD C,A\n\
+        BREAK C,I\n\
+        VALRET \"0,\"0,\"0\n\
+OUT:    LEAVE\n\
+END\n";
+
+/// Two sets 100,000 deep built apart and compared; one written out
+/// (§9); a 10,000-deep set compared with a literal of the same shape;
+/// 50,000 `APPEND`s to a set only one variable holds.
+fn deep_sets() -> String {
+    let literal = format!("{}#,1{}", "(".repeat(10_000), "),1".repeat(9_999) + ")");
+    format!(
+        "ENTRY K,K\n\
+        JUMP> DEPTH,\"1,OUT\n\
+        SETV I,\"0\n\
+L:      PAIR A,A,\"1\n\
+        ADD I,I,\"1\n\
+        JUMP< I,\"100000,L\n\
+        SETV I,\"0\n\
+M:      PAIR B,B,\"1\n\
+        ADD I,I,\"1\n\
+        JUMP< I,\"100000,M\n\
+        JUMP#= A,B,WRONG\n\
+        BREAK A\n\
+        SETV I,\"0\n\
+T:      PAIR T,T,\"1\n\
+        ADD I,I,\"1\n\
+        JUMP< I,\"10000,T\n\
+        JUMP#= T,\"{literal},WRONG\n\
+        SETV I,\"0\n\
+        SETV S,\"()\n\
+N:      APPEND S,S,I\n\
+        ADD I,I,\"1\n\
+        JUMP< I,\"50000,N\n\
+        GETEL E,S,\"-1\n\
+        CARD C,S\n\
+        BREAK C,E\n\
+        VALRET \"0,\"0,\"0\n\
+WRONG:  BREAK \"-1\n\
+OUT:    LEAVE\n\
+END\n"
+    )
+}
+
+/// The hostile sets above in the interpreter, generated C (with ASan and
+/// UBSan under `ICP2C_SANITIZE=1`, as tests/sanitize.sh runs it) and
+/// generated Rust: the same answer and `BREAK` lines, and no crash.
+#[test]
+fn generated_c_and_rust_free_compare_and_write_deep_sets_as_the_interpreter() {
+    let dir = tempfile::tempdir().unwrap();
+    let sanitize: &[&str] = if support::batch::sanitizing() {
+        &["-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    } else {
+        &[]
+    };
+    let args = ["--fen", "k7/8/8/8/8/8/8/K7 w - - 0 1", "--depth", "1"];
+    for (name, source, breaks) in [
+        (
+            "deep_pairs",
+            DEEP_PAIRS.to_string(),
+            "break 8: 2 300000 #\n".to_string(),
+        ),
+        ("deep_sets", deep_sets(), String::new()),
+    ] {
+        let program = driver::check(Language::Cheg, &source)
+            .unwrap_or_else(|e| panic!("{}", icp2c::diagnostic::render(name, &source, &e)))
+            .program;
+        let want = engine(&program, &args, "");
+        assert_eq!(
+            (want.0, want.1.as_str()),
+            (0, "bestmove a1b1 score 0\n"),
+            "{name}"
+        );
+        if breaks.is_empty() {
+            let lines: Vec<&str> = want.2.lines().collect();
+            assert_eq!(lines.len(), 2, "{name}");
+            let line = lines[0];
+            assert!(line.starts_with("break 12: ((((((((((((((("), "{name}");
+            assert!(line.ends_with(" 1) 1) 1) 1) 1) # #"), "{name}");
+            assert_eq!(
+                &line[10 + 100_000 - 3..10 + 100_000 + 7],
+                "(((# 1) 1)",
+                "{name}"
+            );
+            assert_eq!(
+                lines[0].len(),
+                "break 12: ".len() + 100_000 * 4 + 1 + " # #".len()
+            );
+            assert_eq!(lines[1], "break 25: 50000 49999 #");
+        } else {
+            assert_eq!(want.2, breaks, "{name}");
+        }
+        let c = support::build_c(
+            &program.emit_c(&format!("{name}.cheg")),
+            dir.path(),
+            name,
+            sanitize,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let rust = support::build_rust(
+            &program.emit_rust(&format!("{name}.cheg")),
+            dir.path(),
+            name,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        for exe in [c, rust] {
+            let ran = support::run_exe(&exe, &args, b"");
+            assert_eq!(
+                (
+                    ran.status,
+                    String::from_utf8_lossy(&ran.stdout),
+                    String::from_utf8_lossy(&ran.stderr)
+                ),
+                (want.0, want.1.as_str().into(), want.2.as_str().into()),
+                "{name}: {}",
+                exe.display()
+            );
+        }
     }
 }

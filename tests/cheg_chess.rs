@@ -418,6 +418,15 @@ fn fen_errors() {
         ("k7/8/8/8/8/8/8/K7 w - - x 1", "halfmove"),
         ("k7/8/8/8/8/8/8/K7 w - - -1 1", "halfmove"),
         ("k7/8/8/8/8/8/8/K7 w - - 0 y", "fullmove"),
+        ("k7/8/8/8/8/8/8/K7 w - - + 1", "halfmove"),
+        (
+            "k7/8/8/8/8/8/8/K7 w - - 18446744073709551616 1",
+            "past the largest counter, 18446744073709551615",
+        ),
+        (
+            "k7/8/8/8/8/8/8/K7 w - - 0 99999999999999999999999",
+            "fullmove",
+        ),
         // The side not to move in check.
         ("k6R/8/8/8/8/8/8/K7 w - - 0 1", "in check"),
         ("k7/8/8/8/8/8/8/K6r b - - 0 1", "in check"),
@@ -443,6 +452,21 @@ fn fen_accepted_forms() {
     assert_eq!(
         pos("k7/8/8/8/8/8/8/K7 b - - 7").to_fen(),
         "k7/8/8/8/8/8/8/K7 b - - 7 1"
+    );
+    // Counters: any non-negative integer up to 2^64 - 1, leading zeros
+    // and a `+` allowed; they count on and stop at the largest.
+    assert_eq!(
+        pos("k7/8/8/8/8/8/8/K7 w - - 4294967296 18446744073709551615").to_fen(),
+        "k7/8/8/8/8/8/8/K7 w - - 4294967296 18446744073709551615"
+    );
+    assert_eq!(
+        pos("k7/8/8/8/8/8/8/K7 w - - 00000000000000000000000000000000042 +7").to_fen(),
+        "k7/8/8/8/8/8/8/K7 w - - 42 7"
+    );
+    let p = pos("k7/8/8/8/8/8/8/K7 b - - 18446744073709551615 18446744073709551615");
+    assert_eq!(
+        p.play(p.parse_move("a8b8").unwrap()).to_fen(),
+        "1k6/8/8/8/8/8/8/K7 w - - 18446744073709551615 18446744073709551615"
     );
     // The side to move may be in check; extra blanks are fine.
     assert!(pos("  k7/8/8/8/8/8/8/K6r   w  -  -  0  1 ").in_check());

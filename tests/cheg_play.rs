@@ -495,10 +495,10 @@ fn plan_values_are_keyed_by_value_without_recursion() {
             to: 8,
             promotion: None,
         }),
-        Value::Set(vec![]),
-        Value::Set(vec![Value::Integer(1)]),
-        Value::Set(vec![Value::Set(vec![]), Value::Integer(1)]),
-        Value::Set(vec![Value::Set(vec![Value::Integer(1)])]),
+        Value::Set(vec![].into()),
+        Value::Set(vec![Value::Integer(1)].into()),
+        Value::Set(vec![Value::Set(vec![].into()), Value::Integer(1)].into()),
+        Value::Set(vec![Value::Set(vec![Value::Integer(1)].into())].into()),
     ];
     for (i, a) in values.iter().enumerate() {
         assert_eq!(value_key(a), value_key(&a.clone()));
@@ -506,34 +506,22 @@ fn plan_values_are_keyed_by_value_without_recursion() {
             assert_ne!(value_key(a), value_key(b), "{a} / {b}");
         }
     }
-    // A set nested 100,000 deep is keyed with an explicit stack (a
-    // recursive walk would overflow the test thread's stack), on a thread
-    // with room to drop it.
-    std::thread::Builder::new()
-        .stack_size(256 << 20)
+    // A set nested 100,000 deep is keyed (and dropped) with an explicit
+    // stack: on a thread of 64 KiB, where a recursive walk would overflow.
+    let (first, again) = std::thread::Builder::new()
+        .stack_size(64 << 10)
         .spawn(|| {
             let mut deep = Value::Integer(7);
             for _ in 0..100_000 {
-                deep = Value::Set(vec![deep]);
+                deep = Value::Set(vec![deep].into());
             }
-            let key = std::thread::Builder::new()
-                .stack_size(64 << 10)
-                .spawn({
-                    let deep = deep.clone();
-                    move || {
-                        let key = value_key(&deep);
-                        std::mem::forget(deep);
-                        key
-                    }
-                })
-                .unwrap()
-                .join()
-                .unwrap();
-            assert_eq!(key, value_key(&deep));
+            let copy = deep.clone();
+            (value_key(&deep), value_key(&copy))
         })
         .unwrap()
         .join()
         .unwrap();
+    assert_eq!(first, again);
 }
 
 #[test]

@@ -16,6 +16,7 @@ use icp2c::Outcome;
 use icp2c::diagnostic;
 use icp2c::lang::Lang;
 use icp2c::lang::finvara;
+use icp2c::lang::finvara::runtime::board as fin_board;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use support::Case;
@@ -382,17 +383,16 @@ fn no_panic_on_garbage_or_mutated_programs() {
 }
 
 #[test]
-fn deep_nesting_and_huge_numbers_are_diagnostics() {
+fn huge_numbers_are_diagnostics_and_any_nesting_is_fine() {
+    // The contract sets no nesting limit (§2.1): 100,000 brackets are a
+    // notation like any other (the parser and every walk use explicit
+    // stacks); unclosed, they are still an error.
     let deep = format!(
-        "(k): {}(1,0){}\n{BOARD}",
+        "(k): {}(1,0){}\n(n 0): (0,0)\n{BOARD}",
         "[".repeat(100_000),
         "]".repeat(100_000)
     );
-    assert!(
-        diagnostics(&deep)
-            .iter()
-            .any(|(_, m)| m.contains("nested too deeply"))
-    );
+    assert_eq!(diagnostics(&deep), Vec::new());
     let deep = format!("(k): {}\n{BOARD}", "{".repeat(100_000));
     assert!(!diagnostics(&deep).is_empty());
     let big = format!(
@@ -407,19 +407,186 @@ fn deep_nesting_and_huge_numbers_are_diagnostics() {
     assert!(finvara::check(&far).is_ok());
     let turn = format!("(k):\n(n 0): (0,0)\n{BOARD}Turn 99999999999999999999 W: n a2 -> a2\n");
     assert!(!diagnostics(&turn).is_empty());
-    // Doubling `"s"` 25 times is refused, not expanded.
-    let mut blow = String::from("(a 0): (1,0)\n");
+}
+
+/// `{"s","s"}` chained 24 deep: 2^24 leaps were references copied.
+fn doubling_chain(last: &str) -> String {
+    let mut chain = String::from("(a 0): (1,0)\n");
     let mut prev = 'a';
     for c in "bcdefghijklmnopqrstuvwxy".chars() {
-        blow.push_str(&format!("({c} 0): {{\"{prev}\",\"{prev}\"}}\n"));
+        chain.push_str(&format!("({c} 0): {{\"{prev}\",\"{prev}\"}}\n"));
         prev = c;
     }
-    blow.push_str("(z): (1,1)\n+--+--+\n|zW|zB|\n+--+--+\n");
+    chain.push_str(&format!("(z): {last}\n+--+--+\n|zW|zB|\n+--+--+\n"));
+    chain
+}
+
+#[test]
+fn references_are_shared_and_copies_are_limited() {
+    // Outside a `*`, a reference is shared: the chain costs a unit a link,
+    // compiles to small path programs and runs (tests/programs/finvara/
+    // deep_and_shared.fin runs one in every back end).
+    let chain = doubling_chain("\"y\"");
+    let checked = finvara::check(&chain).expect("a shared chain compiles");
+    let words: usize = checked
+        .program
+        .kinds
+        .iter()
+        .map(|k| k.code[0].len() + k.code[1].len())
+        .sum();
+    assert!(words < 1_000, "{words} words of path code");
+    // Inside a `*` each reference is a copy (every copy repeats the vectors
+    // of its own first round). A copy of kind number n (a = 0) of the
+    // chain is 4 * 2^n - 3 units: s (n = 18) is 1,048,573, past the limit,
+    // a diagnostic on the kind that passes it, never an expansion; r is
+    // 524,285, within it.
+    let over = doubling_chain("[\"s\"]*");
+    let found = diagnostics(&over);
     assert!(
-        diagnostics(&blow)
-            .iter()
-            .any(|(_, m)| m.contains("too large"))
+        found.iter().any(|(line, m)| *line == 26
+            && m.contains("copy too much: 1048573 units")
+            && m.contains("at most 1000000")),
+        "{found:?}"
     );
+    let under = doubling_chain("[\"r\"]*");
+    assert_eq!(diagnostics(&under), Vec::new());
+}
+
+/// Programs with every reference copied, as icp2c lowered them before
+/// references were shared: the oracle for sharing and its tabulated calls.
+fn copied(source: &str, program: &finvara::ir::Program) -> finvara::ir::Program {
+    use finvara::ir::Colour;
+    let (file, _) = finvara::syntax::parse(source);
+    let notations: Vec<(char, &finvara::ast::Notation)> = file
+        .definitions
+        .iter()
+        .map(|d| (d.symbol, &d.notation))
+        .collect();
+    let mut copy = program.clone();
+    for (k, kind) in copy.kinds.iter_mut().enumerate() {
+        assert_eq!(kind.symbol, notations[k].0);
+        kind.code = [Colour::White, Colour::Black].map(|colour| {
+            finvara::lower::lower_with(
+                &notations,
+                k,
+                colour,
+                program.width,
+                program.height,
+                0,
+                false,
+            )
+        });
+    }
+    copy
+}
+
+fn run_program(program: &finvara::ir::Program, input: &[u8]) -> (Outcome, Vec<u8>) {
+    let mut out = Vec::new();
+    let outcome = finvara::interp::run(program, &mut &input[..], &mut out, Some(100_000), None);
+    (outcome, out)
+}
+
+#[test]
+fn shared_references_run_as_copies_would() {
+    // Random programs (their notations reference earlier kinds).
+    let mut rng = support::progen::Rng(0x5eed_1c0d_e000_0021);
+    let mut compared = 0;
+    for _ in 0..100 {
+        let g = support::progen::generate(icp2c::driver::Language::Finvara, &mut rng, 6);
+        let checked = finvara::check(&g.source).expect("generated programs are valid");
+        let copy = copied(&g.source, &checked.program);
+        let shared = run_program(&checked.program, &g.input);
+        assert_eq!(shared, run_program(&copy, &g.input), "{}", g.source);
+        compared += 1;
+    }
+    assert_eq!(compared, 100);
+    // Hand-made notations where sharing could go wrong: references inside
+    // `*` (copies with registers of their own), inside `` ` `` inside `*`
+    // (calls while registers are set), chains of calls, `p` inside a
+    // called kind (any kind but the moving one), `x`, `c(…)`, `m(…)` and
+    // `r(…)` around calls. Every move of every piece to every square,
+    // with and without each promotion, on random boards with holes: the
+    // same verdict, board and stacks either way.
+    let definitions = "(k): {(1,0),(1,1)}\n\
+        (a 1): {(1,0),(1,1)}\n\
+        (b 2): [\"a\"(0,1)]`\n\
+        (c 3): {\"a\",\"b\"}\n\
+        (d 4): [\"a\"[\"a\"]`]*p\n\
+        (e 5): {\"d\",r(\"c\",[1,2]),c(\"b\"),(1,1)x\"a\"}\n\
+        (f 7): [\"c\"]*\"e\"\n";
+    let symbols = ['k', 'a', 'b', 'c', 'd', 'e', 'f'];
+    let (width, height) = (5, 5);
+    let mut steps = 0;
+    let mut valid = 0;
+    for _ in 0..3 {
+        let mut source = String::from(definitions);
+        let rule = format!("+{}\n", "--+".repeat(width));
+        source.push_str(&rule);
+        for _ in 0..height {
+            source.push('|');
+            for _ in 0..width {
+                source.push_str(&match rng.below(8) {
+                    0 => "##".to_string(),
+                    1..=3 => format!("{}{}", rng.pick(&symbols[1..]), rng.pick(&['W', 'B'])),
+                    _ => "  ".to_string(),
+                });
+                source.push('|');
+            }
+            source.push('\n');
+            source.push_str(&rule);
+        }
+        let checked = finvara::check(&source).expect("the board is valid");
+        let program = &checked.program;
+        let copy = copied(&source, program);
+        let (kinds, copy_kinds) = (
+            finvara::interp::runtime_kinds(program),
+            finvara::interp::runtime_kinds(&copy),
+        );
+        for from in 0..width * height {
+            let cell = program.cells[from];
+            if cell <= 0 {
+                continue;
+            }
+            let (kind, colour) = ((cell - 1) / 2, ((cell - 1) % 2) as usize);
+            // A third of the squares (each move searches every path of
+            // the piece; the target only picks among them).
+            for to in (0..width * height)
+                .filter(|_| rng.chance(33))
+                .collect::<Vec<_>>()
+            {
+                // No promotion, and into d (`p` is in d's notation).
+                for promo in [-1, 4] {
+                    let mut results = Vec::new();
+                    for kinds in [&kinds, &copy_kinds] {
+                        let mut game = fin_board::Game::new(kinds, width, height, &program.cells);
+                        let mut out = Vec::new();
+                        let verdict = game.step(
+                            1,
+                            colour,
+                            [kind, from as i32, to as i32, promo],
+                            &mut &b"3 4"[..],
+                            &mut out,
+                        );
+                        results.push((
+                            verdict,
+                            game.board().to_vec(),
+                            game.stack(0).to_vec(),
+                            game.stack(1).to_vec(),
+                            out,
+                        ));
+                    }
+                    steps += 1;
+                    valid += usize::from(results[0].0 == Ok(true));
+                    assert_eq!(
+                        results[0], results[1],
+                        "{source}{} {from} -> {to} = {promo}",
+                        symbols[kind as usize]
+                    );
+                }
+            }
+        }
+    }
+    assert!(valid > 30 && steps > 150, "{valid} valid moves of {steps}");
 }
 
 #[test]

@@ -300,3 +300,118 @@ fn bad_input_behaves_as_the_contract_says_in_every_back_end() {
         failures.join("\n")
     );
 }
+
+/// Reads a knight's row; prints `wrong` unless it can then jump to (9, 1)
+/// (from row 7), then `seven` and `end`.
+const READ_SEVEN: &str = "1. a=N*,0 !5\n2. a,9,1 ?4\n3. \"wrong\n4. \"seven\n5. \"end\n";
+
+/// Program input of InfChessPro (§6) and Finvara (§4) is read as a stream
+/// of bytes: a newline is a blank, so a line may be of any length, and a
+/// number token is never held whole. A 100 MB number (leading zeros, then
+/// 7) is 7; a 100 MB number of nines is the contract's out-of-range error.
+/// Each back end runs under `ulimit -v` 64 MB (the address space, not
+/// timed): a reader that held the token would run out of memory.
+#[test]
+fn a_100_mb_number_is_read_as_a_stream_in_every_back_end() {
+    const SIZE: usize = 100_000_000;
+    // Sanitized builds reserve terabytes of address space: no limit then.
+    let limit = if support::batch::sanitizing() {
+        String::new()
+    } else {
+        "ulimit -v 65536; ".to_string()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let icp2c = env!("CARGO_BIN_EXE_icp2c");
+    let mut failures = Vec::new();
+    for (lang, source, seven, range) in [
+        (
+            Language::InfChessPro,
+            READ_SEVEN,
+            "seven\nend\n",
+            "outside the signed 64-bit range (§6)",
+        ),
+        (
+            Language::Finvara,
+            FIN_READ,
+            "7\n",
+            "outside the signed 64-bit range (§4)",
+        ),
+    ] {
+        let prog = Prog {
+            name: format!("long_{}", lang.extension()),
+            lang,
+            source: source.to_string(),
+            input: Vec::new(),
+        };
+        let file = dir.path().join(prog.file_name());
+        std::fs::write(&file, source).unwrap();
+        let program = prog.checked();
+        let c = support::batch::build_c(
+            &program,
+            &prog.file_name(),
+            dir.path(),
+            &prog.name,
+            &support::batch::c_flags(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let rust = support::build_rust(
+            &program.emit_rust(&prog.file_name()),
+            dir.path(),
+            &prog.name,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let targets = [
+            ("run", format!("exec {icp2c} run {}", file.display())),
+            ("c", format!("exec {}", c.display())),
+            ("rust", format!("exec {}", rust.display())),
+        ];
+        for (digit, tail, stdout, error) in [
+            (b'0', &b"7\n"[..], seven, ""),
+            (b'9', &b"\n"[..], "", range),
+        ] {
+            for (target, command) in &targets {
+                let mut child = std::process::Command::new("sh")
+                    .arg("-c")
+                    .arg(format!("{limit}{command}"))
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                let mut stdin = child.stdin.take().unwrap();
+                let writer = std::thread::spawn(move || {
+                    use std::io::Write;
+                    let chunk = vec![digit; 1 << 20];
+                    // The reader may stop early (an error ends it): a
+                    // broken pipe is fine.
+                    for _ in 0..SIZE / chunk.len() {
+                        if stdin.write_all(&chunk).is_err() {
+                            return;
+                        }
+                    }
+                    let _ = stdin.write_all(&chunk[..SIZE % chunk.len()]);
+                    let _ = stdin.write_all(tail);
+                });
+                let out = child.wait_with_output().unwrap();
+                writer.join().unwrap();
+                let stderr = String::from_utf8_lossy(&out.stderr);
+                let status = out.status.code();
+                let ok = if error.is_empty() {
+                    status == Some(0) && out.stdout == stdout.as_bytes() && stderr.is_empty()
+                } else {
+                    status == Some(1)
+                        && out.stdout.is_empty()
+                        && stderr.lines().count() == 1
+                        && stderr.contains(error)
+                };
+                if !ok {
+                    failures.push(format!(
+                        "{} [{target}] on 100 MB of {}: exit {status:?}, stdout {:?}, stderr {stderr:?}",
+                        prog.name, digit as char, String::from_utf8_lossy(&out.stdout)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -9,8 +9,9 @@ pub mod c;
 
 use super::ir::{Kind, Literal, Op, Operand, Program, Var};
 use super::runtime::engine::{Compare, Cond, Ordering, Test};
+use crate::codegen::escape::{comment, rust_string};
 use crate::codegen::layout::{self, Expr};
-use crate::codegen::{self, Syntax, escape::comment};
+use crate::codegen::{self, Syntax};
 use askama::Template;
 
 /// The runtime's source files, as the sibling modules of `icp_rt`.
@@ -163,9 +164,9 @@ fn literal(l: &Literal) -> Expr {
         Literal::Logical(b) => Expr::call("icp_e::Value::Logical", vec![atom(b.to_string())]),
         Literal::Integer(i64::MIN) => Expr::call("icp_e::Value::Integer", vec![atom("i64::MIN")]),
         Literal::Integer(n) => Expr::call("icp_e::Value::Integer", vec![atom(n.to_string())]),
-        Literal::Set(items) => Expr::call(
-            "icp_e::Value::Set",
-            vec![Expr::Vec(items.iter().map(literal).collect())],
+        Literal::Set(text) => Expr::call(
+            "icp_e::set_literal",
+            vec![atom(format!("\"{}\"", rust_string(text)))],
         ),
     }
 }
@@ -338,7 +339,7 @@ fn arm(pc: usize, op: &Op, line: u32) -> Vec<String> {
             vec![
                 atom(format!("icp_e::Binary::{op:?}")),
                 var(*dst),
-                read_ref(a),
+                read(a),
                 read_ref(b),
             ],
         )),

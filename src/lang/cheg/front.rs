@@ -17,10 +17,6 @@ use crate::common::Span;
 use crate::common::diagnostic::Diagnostic;
 use std::collections::BTreeMap;
 
-/// How deeply set literals may nest (§2); deeper is a compile error, so
-/// that no input can exhaust the stack.
-pub const MAX_LITERAL_DEPTH: usize = 64;
-
 /// The kind of an argument (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ArgKind {
@@ -946,11 +942,11 @@ fn parse_literal(body: &str) -> Result<Literal, String> {
     }
     if body.starts_with('(') {
         let mut pos = 0;
-        let literal = parse_set(upper.as_bytes(), &mut pos, 0)?;
+        let text = parse_set(upper.as_bytes(), &mut pos)?;
         if pos != upper.len() {
             return Err(format!("malformed literal \"{body}: text after the set"));
         }
-        return Ok(literal);
+        return Ok(Literal::Set(text));
     }
     parse_integer(body).map(Literal::Integer)
 }
@@ -967,15 +963,15 @@ fn parse_integer(text: &str) -> Result<i64, String> {
 }
 
 /// A set `( … )` at `bytes[*pos]`; elements: integers, T, F, #, sets,
-/// separated by commas and/or blanks.
-fn parse_set(bytes: &[u8], pos: &mut usize, depth: usize) -> Result<Literal, String> {
-    if depth >= MAX_LITERAL_DEPTH {
-        return Err(format!(
-            "malformed literal: sets nested more than {MAX_LITERAL_DEPTH} deep"
-        ));
-    }
+/// separated by commas and/or blanks (§11.21). Returns its value text
+/// (§9), the IR's form of a set literal ([`Literal::Set`]). Nested sets are
+/// read in one loop that counts the sets still open, so any depth is
+/// fine: the contract sets no limit.
+fn parse_set(bytes: &[u8], pos: &mut usize) -> Result<String, String> {
+    let mut text = String::from("(");
     *pos += 1; // `(`
-    let mut elements = Vec::new();
+    let mut depth = 1usize;
+    let mut first = true; // no element yet in the innermost open set
     let mut need_element = false; // after a comma
     loop {
         while *pos < bytes.len() && is_blank(bytes[*pos] as char) {
@@ -988,10 +984,24 @@ fn parse_set(bytes: &[u8], pos: &mut usize, depth: usize) -> Result<Literal, Str
                     return Err("malformed literal: an empty set element".into());
                 }
                 *pos += 1;
-                return Ok(Literal::Set(elements));
+                text.push(')');
+                depth -= 1;
+                if depth == 0 {
+                    return Ok(text);
+                }
             }
             Some(b',') => return Err("malformed literal: an empty set element".into()),
-            Some(b'(') => elements.push(parse_set(bytes, pos, depth + 1)?),
+            Some(b'(') => {
+                *pos += 1;
+                if !first {
+                    text.push(' ');
+                }
+                text.push('(');
+                depth += 1;
+                first = true;
+                need_element = false;
+                continue;
+            }
             Some(_) => {
                 let start = *pos;
                 while *pos < bytes.len()
@@ -1001,21 +1011,26 @@ fn parse_set(bytes: &[u8], pos: &mut usize, depth: usize) -> Result<Literal, Str
                     *pos += 1;
                 }
                 let word = std::str::from_utf8(&bytes[start..*pos]).unwrap_or("?");
-                elements.push(match word {
-                    "T" => Literal::Logical(true),
-                    "F" => Literal::Logical(false),
-                    "#" => Literal::Undefined,
-                    _ => Literal::Integer(parse_integer(word).map_err(|e| {
-                        if e.starts_with("malformed") {
-                            format!("malformed literal: set element `{word}`")
-                        } else {
-                            e
-                        }
-                    })?),
-                });
+                if !first {
+                    text.push(' ');
+                }
+                match word {
+                    "T" | "F" | "#" => text.push_str(word),
+                    _ => {
+                        let n = parse_integer(word).map_err(|e| {
+                            if e.starts_with("malformed") {
+                                format!("malformed literal: set element `{word}`")
+                            } else {
+                                e
+                            }
+                        })?;
+                        text.push_str(&n.to_string());
+                    }
+                }
             }
         }
         // After an element: blanks, then a comma, `)` or another element.
+        first = false;
         while *pos < bytes.len() && is_blank(bytes[*pos] as char) {
             *pos += 1;
         }

@@ -23,7 +23,7 @@ pub fn literal_value(literal: &Literal) -> Value {
         Literal::Undefined => Value::Undefined,
         Literal::Logical(b) => Value::Logical(*b),
         Literal::Integer(n) => Value::Integer(*n),
-        Literal::Set(items) => Value::Set(items.iter().map(literal_value).collect()),
+        Literal::Set(text) => engine::set_literal(text),
     }
 }
 
@@ -136,7 +136,7 @@ impl engine::Endgame for Interpreter<'_> {
                 Step::Next
             }
             Op::Binary { op, dst, a, b } => {
-                inv.binop(*op, *dst, &read(inv, a), &read(inv, b))?;
+                inv.binop(*op, *dst, read(inv, a), &read(inv, b))?;
                 Step::Next
             }
             Op::Exch(a, b) => {

@@ -88,8 +88,12 @@ pub enum Literal {
     Logical(bool),
     /// `"5`, `"-5`, `"+5`
     Integer(i64),
-    /// `"(1,-2,(T,#),())`
-    Set(Vec<Literal>),
+    /// `"(1,-2,(T,#),())`, as its value text (§9): `(1 -2 (T #) ())`,
+    /// elements separated by one blank, integers in decimal. Every target
+    /// builds the value from this text with the runtime's
+    /// `engine::set_literal` (an explicit stack: a literal may nest any
+    /// depth).
+    Set(String),
 }
 
 /// The kind of a piece (K Q R B N P), for piece variables and conditions:

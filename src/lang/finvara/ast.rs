@@ -19,6 +19,21 @@ pub enum Dir {
     Left,
 }
 
+/// A parsed notation (§2.1): every unit in one list, nested units
+/// referring to each other by index ([`NodeId`]), so that a notation
+/// nested any depth is dropped, cloned, compared and printed without
+/// recursion. A unit's parts come before it in the list.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Notation {
+    /// Every unit of the notation.
+    pub nodes: Vec<Node>,
+    /// The units of the notation itself, in order (empty: cannot move).
+    pub top: Vec<NodeId>,
+}
+
+/// A unit's index in [`Notation::nodes`].
+pub type NodeId = usize;
+
 /// One unit of a notation (§2.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
@@ -34,17 +49,17 @@ pub enum Node {
         span: Span,
     },
     /// `{A,B,…}`.
-    Choice(Vec<Vec<Node>>),
+    Choice(Vec<Vec<NodeId>>),
     /// `[A]`.
-    Group(Vec<Node>),
+    Group(Vec<NodeId>),
     /// `c(A)`: A's last square must hold an enemy.
-    Capture(Vec<Node>),
+    Capture(Vec<NodeId>),
     /// `m(A)`: A's last square must be empty (or a hole).
-    Quiet(Vec<Node>),
+    Quiet(Vec<NodeId>),
     /// `r(A, ranks)` / `r!(A, ranks)`.
     Rank {
         /// A.
-        body: Vec<Node>,
+        body: Vec<NodeId>,
         /// `r!`.
         negated: bool,
         /// First rank of the range, in the player's count.
@@ -65,10 +80,27 @@ pub enum Node {
     /// `A*` (fixed = true) or `` A` `` (fixed = false).
     Repeat {
         /// A.
-        body: Box<Node>,
+        body: NodeId,
         /// `*`: every repetition uses the vectors of the first.
         fixed: bool,
     },
+}
+
+impl Node {
+    /// The units directly inside this one, in order.
+    pub fn parts(&self) -> Vec<NodeId> {
+        match self {
+            Node::Choice(items) => items.iter().flatten().copied().collect(),
+            Node::Group(body) | Node::Capture(body) | Node::Quiet(body) => body.clone(),
+            Node::Rank { body, .. } => body.clone(),
+            Node::Repeat { body, .. } => vec![*body],
+            Node::Leap { .. }
+            | Node::PromoteAny(_)
+            | Node::PromoteTo(_)
+            | Node::Take(_)
+            | Node::Like(..) => Vec::new(),
+        }
+    }
 }
 
 /// A piece's value as written (§2).
@@ -92,7 +124,7 @@ pub struct Definition {
     /// `None`: royal.
     pub value: Option<ValueAst>,
     /// The parsed notation (empty: cannot move).
-    pub notation: Vec<Node>,
+    pub notation: Notation,
     /// The notation text as written.
     pub notation_text: String,
     /// 1-based line.

@@ -3,37 +3,70 @@
 //! on the position is decided here: the jump vectors of each leap with its
 //! direction filter turned for the colour (black sees the board rotated by
 //! 180°), vectors that can never land on this board dropped, ranks turned
-//! into absolute rows, `"s"` expanded, `p` turned into the list of kinds.
+//! into absolute rows.
 //!
 //! Repetition (§2.1): `` A` `` loops freely. `A*` loops too, but every leap
 //! and every `{…}` choice inside A (also inside nested `*`, but not inside
 //! a nested `` ` ``) gets a register: the first repetition sets it, the
 //! later ones reuse it, so every repetition jumps by the vectors of the
 //! first. The outermost such `*` forgets its registers when it is entered
-//! and when it is left.
+//! and when it is left. A kind numbers its registers after those of
+//! every kind it refers to, so that a program and the programs it calls
+//! never share one.
+//!
+//! References (`"s"`): outside the body of a `*`, a `CALL` of kind s's own
+//! program, so a notation costs its own size however its references chain
+//! (the runtime shares the work of a call among the paths that make it).
+//! Inside the body of a `*`, each reference is a copy of s's notation with
+//! registers of its own (every repetition repeats the vectors of the first
+//! at each copy): those copies are counted against
+//! `validate::MAX_COPIED_UNITS`.
+//!
+//! The walk over the notation's units keeps an explicit stack of what is
+//! left to do, so any nesting depth is fine.
 
-use super::ast::{Dir, Node};
+use super::ast::{Dir, Node, NodeId, Notation};
 use super::ir::Colour;
 use crate::lang::finvara::runtime::board::*;
 
-/// The path program of kind `this` (an index into `kinds`) for `colour`.
+/// The path program of kind `this` (an index into `kinds`) for `colour`,
+/// its registers numbered from `first_reg` (after those of the kinds it
+/// refers to). `code[0]` is the number of registers its searches need.
 pub fn lower(
-    kinds: &[(char, &[Node])],
+    kinds: &[(char, &Notation)],
     this: usize,
     colour: Colour,
     width: usize,
     height: usize,
+    first_reg: i32,
+) -> Vec<i32> {
+    lower_with(kinds, this, colour, width, height, first_reg, true)
+}
+
+/// [`lower`], with `share` false copying every reference instead of
+/// calling it (a self-contained program: what icp2c lowered before
+/// references were shared; tests compare the two).
+pub fn lower_with(
+    kinds: &[(char, &Notation)],
+    this: usize,
+    colour: Colour,
+    width: usize,
+    height: usize,
+    first_reg: i32,
+    share: bool,
 ) -> Vec<i32> {
     let mut e = Emitter {
         code: vec![0],
-        nregs: 0,
+        nregs: first_reg,
         colour,
         width: width as i64,
         height: height as i64,
         kinds,
-        this,
+        share,
+        exits: Vec::new(),
     };
-    e.seq(kinds[this].1, false);
+    let notation = kinds[this].1;
+    e.seq(notation, &notation.top, false);
     e.code.push(OP_END);
     e.code[0] = e.nregs;
     e.code
@@ -111,11 +144,35 @@ struct Emitter<'a> {
     colour: Colour,
     width: i64,
     height: i64,
-    kinds: &'a [(char, &'a [Node])],
-    this: usize,
+    kinds: &'a [(char, &'a Notation)],
+    share: bool,
+    /// Per `{…}`: where its choices' `JUMP`s to its end are.
+    exits: Vec<Vec<usize>>,
 }
 
-impl Emitter<'_> {
+/// What is left to do, innermost last.
+enum Task<'a> {
+    /// Lower a unit of a notation; `fixed`: inside a `*` (and not inside
+    /// a nearer `` ` ``).
+    Unit(&'a Notation, NodeId, bool),
+    /// Write one instruction word.
+    Word(i32),
+    /// Point `code[at]` here.
+    Here(usize),
+    /// The end of a choice of the `{…}` with these exits: jump to its end.
+    Exit(usize),
+    /// The end of the `{…}` with these exits.
+    EndChoice(usize),
+    /// The end of a repetition (see `Node::Repeat` in `unit`).
+    EndRepeat {
+        owner: bool,
+        reset: usize,
+        first: i32,
+        head: i32,
+    },
+}
+
+impl<'a> Emitter<'a> {
     fn pc(&self) -> i32 {
         self.code.len() as i32
     }
@@ -129,15 +186,52 @@ impl Emitter<'_> {
         }
     }
 
-    fn seq(&mut self, nodes: &[Node], fixed: bool) {
-        for n in nodes {
-            self.node(n, fixed);
+    /// Lowers the units `units` of `notation` in order.
+    fn seq(&mut self, notation: &'a Notation, units: &[NodeId], fixed: bool) {
+        let mut tasks: Vec<Task<'a>> = Vec::new();
+        push_units(&mut tasks, notation, units, fixed);
+        while let Some(task) = tasks.pop() {
+            match task {
+                Task::Unit(notation, id, fixed) => self.unit(notation, id, fixed, &mut tasks),
+                Task::Word(w) => self.code.push(w),
+                Task::Here(at) => self.code[at] = self.pc(),
+                Task::Exit(choice) => {
+                    self.code.extend([OP_JUMP, 0]);
+                    self.exits[choice].push(self.code.len() - 1);
+                }
+                Task::EndChoice(choice) => {
+                    let end = self.pc();
+                    for &x in &self.exits[choice] {
+                        self.code[x] = end;
+                    }
+                }
+                Task::EndRepeat {
+                    owner,
+                    reset,
+                    first,
+                    head,
+                } => {
+                    self.code.extend([OP_JUMP, head]);
+                    let end = self.pc();
+                    self.code[head as usize + 3] = end;
+                    if owner {
+                        let count = self.nregs - first;
+                        self.code[reset + 2] = count;
+                        if count > 0 {
+                            // Forget them on the way out too: nothing reads them
+                            // any more, and states that differ only there are
+                            // the same state.
+                            self.code.extend([OP_RESET, first, count]);
+                        }
+                    }
+                }
+            }
         }
     }
 
-    /// `fixed`: inside a `*` (and not inside a nearer `` ` ``).
-    fn node(&mut self, node: &Node, fixed: bool) {
-        match node {
+    /// Writes what unit `id` does first and pushes the rest as tasks.
+    fn unit(&mut self, notation: &'a Notation, id: NodeId, fixed: bool, tasks: &mut Vec<Task<'a>>) {
+        match &notation.nodes[id] {
             Node::Leap { a, b, dir, .. } => {
                 let v = vectors(*a, *b, *dir, self.colour, self.width, self.height);
                 let reg = self.reg(fixed, v.len());
@@ -151,28 +245,27 @@ impl Emitter<'_> {
                 self.code.extend([OP_FORK, reg, items.len() as i32]);
                 let targets = self.code.len();
                 self.code.extend(std::iter::repeat_n(0, items.len()));
-                let mut exits = Vec::new();
-                for (i, item) in items.iter().enumerate() {
-                    self.code[targets + i] = self.pc();
-                    self.seq(item, fixed);
+                let choice = self.exits.len();
+                self.exits.push(Vec::new());
+                // Each choice: its target here, its units, a jump to the end
+                // (but the last's).
+                tasks.push(Task::EndChoice(choice));
+                for (i, item) in items.iter().enumerate().rev() {
                     if i + 1 < items.len() {
-                        self.code.extend([OP_JUMP, 0]);
-                        exits.push(self.code.len() - 1);
+                        tasks.push(Task::Exit(choice));
                     }
-                }
-                let end = self.pc();
-                for x in exits {
-                    self.code[x] = end;
+                    push_units(tasks, notation, item, fixed);
+                    tasks.push(Task::Here(targets + i));
                 }
             }
-            Node::Group(body) => self.seq(body, fixed),
+            Node::Group(body) => push_units(tasks, notation, body, fixed),
             Node::Capture(body) => {
-                self.seq(body, fixed);
-                self.code.push(OP_ENEMY);
+                tasks.push(Task::Word(OP_ENEMY));
+                push_units(tasks, notation, body, fixed);
             }
             Node::Quiet(body) => {
-                self.seq(body, fixed);
-                self.code.push(OP_EMPTY);
+                tasks.push(Task::Word(OP_EMPTY));
+                push_units(tasks, notation, body, fixed);
             }
             Node::Rank {
                 body,
@@ -184,18 +277,10 @@ impl Emitter<'_> {
                 let (lo, hi) = rank_rows(*lo, *hi, self.colour, self.height);
                 self.code
                     .extend([if *negated { OP_NOT_RANK } else { OP_RANK }, lo, hi, 0]);
-                let patch = self.code.len() - 1;
-                self.seq(body, fixed);
-                self.code[patch] = self.pc();
+                tasks.push(Task::Here(self.code.len() - 1));
+                push_units(tasks, notation, body, fixed);
             }
-            Node::PromoteAny(_) => {
-                let others: Vec<i32> = (0..self.kinds.len())
-                    .filter(|&k| k != self.this)
-                    .map(|k| k as i32)
-                    .collect();
-                self.code.extend([OP_PROMOTE, others.len() as i32]);
-                self.code.extend(others);
-            }
+            Node::PromoteAny(_) => self.code.push(OP_PROMOTE_ANY),
             Node::PromoteTo(list) => {
                 let mut ks: Vec<i32> = Vec::new();
                 for (s, _) in list {
@@ -214,8 +299,13 @@ impl Emitter<'_> {
             }
             Node::Take(_) => self.code.push(OP_TAKE),
             Node::Like(s, _) => {
-                if let Some((_, nodes)) = self.kinds.iter().find(|(c, _)| c == s) {
-                    self.seq(nodes, fixed);
+                if let Some(k) = self.kinds.iter().position(|(c, _)| c == s) {
+                    if self.share && !fixed {
+                        self.code.extend([OP_CALL, k as i32]);
+                    } else {
+                        let other = self.kinds[k].1;
+                        push_units(tasks, other, &other.top, fixed);
+                    }
                 }
             }
             Node::Repeat { body, fixed: star } => {
@@ -227,23 +317,31 @@ impl Emitter<'_> {
                 let first = self.nregs;
                 let head = self.pc();
                 self.code.extend([OP_FORK, -1, 2, 0, head + 5]);
-                self.node(body, *star);
-                self.code.extend([OP_JUMP, head]);
-                let end = self.pc();
-                self.code[head as usize + 3] = end;
-                if owner {
-                    let count = self.nregs - first;
-                    self.code[reset + 2] = count;
-                    if count > 0 {
-                        // Forget them on the way out too: nothing reads them
-                        // any more, and states that differ only there are
-                        // the same state.
-                        self.code.extend([OP_RESET, first, count]);
-                    }
-                }
+                tasks.push(Task::EndRepeat {
+                    owner,
+                    reset,
+                    first,
+                    head,
+                });
+                tasks.push(Task::Unit(notation, *body, *star));
             }
         }
     }
+}
+
+/// Pushes `units` so that they are lowered in order.
+fn push_units<'a>(
+    tasks: &mut Vec<Task<'a>>,
+    notation: &'a Notation,
+    units: &[NodeId],
+    fixed: bool,
+) {
+    tasks.extend(
+        units
+            .iter()
+            .rev()
+            .map(|&id| Task::Unit(notation, id, fixed)),
+    );
 }
 
 #[cfg(test)]

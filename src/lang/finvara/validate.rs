@@ -7,10 +7,12 @@ use super::lower;
 use super::runtime::board as fin_board;
 use crate::common::diagnostic::Diagnostic;
 
-/// Largest notation of one kind, in units, once every `"s"` is expanded.
-pub const MAX_NOTATION_UNITS: u64 = 10_000;
-/// Largest sum of the expanded notations of all kinds.
-pub const MAX_TOTAL_UNITS: u64 = 40_000;
+/// Most units a program's notations may copy (§2.1, `"s"`): a reference
+/// inside the body of a `*` is a copy of the referenced notation (each
+/// copy repeats the vectors of its own first repetition), so references
+/// chained inside a `*` can multiply; everywhere else a reference is
+/// shared, not copied, and costs one unit.
+pub const MAX_COPIED_UNITS: u64 = 1_000_000;
 /// Largest board, in cells.
 pub const MAX_CELLS: u64 = 1 << 22;
 
@@ -59,46 +61,44 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     let reported = |s: char| broken.contains(&s) && lookup(s).is_none();
     let no_board = file.board.is_none();
 
-    // §2.1: references inside notations.
-    let mut sizes: Vec<u64> = Vec::new();
+    // §2.1: references inside notations, and what they copy.
+    let mut copied_total = 0u64;
+    // Per kind: its units with every reference that is copied counted as
+    // the referenced notation (what a copy of it inside a `*` costs).
+    let mut full: Vec<u64> = Vec::new();
     for (k, d) in kinds.iter().enumerate() {
-        let mut size = 0u64;
         let mut ok = true;
         check_nodes(
             &d.notation,
             k,
             &lookup,
             &broken,
-            &sizes,
-            &mut size,
             &mut ok,
             &mut errors,
             &mut warnings,
         );
-        if ok && size > MAX_NOTATION_UNITS {
+        let units = d.notation.nodes.len() as u64;
+        let (own, whole) = if ok {
+            (
+                expanded_units(&d.notation, false, &lookup, &full),
+                expanded_units(&d.notation, true, &lookup, &full),
+            )
+        } else {
+            (units, units)
+        };
+        full.push(whole);
+        let before = copied_total;
+        copied_total = copied_total.saturating_add(own - units);
+        if before <= MAX_COPIED_UNITS && copied_total > MAX_COPIED_UNITS {
             errors.push(
                 Diagnostic::error(d.symbol_span.clone(), format!(
-                    "the notation of kind {} is too large: {} units, at most {} (each `\"s\"` counts as the whole notation of s)",
-                    d.symbol, size, MAX_NOTATION_UNITS
+                    "the notations copy too much: {copied_total} units copied by the kinds up to {}, at most {MAX_COPIED_UNITS}",
+                    d.symbol
                 ))
-                .with_label("this kind")
-                .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
+                .with_label("this kind passes the limit")
+                .with_note("inside the body of a `*`, each `\"s\"` is a copy of s's whole notation (every copy repeats the vectors of its own first round); outside one it is shared (§2.1; docs/finvara.md, Limits)"),
             );
         }
-        sizes.push(size);
-    }
-    let total = sizes.iter().fold(0u64, |a, &b| a.saturating_add(b));
-    if total > MAX_TOTAL_UNITS
-        && sizes.iter().all(|&s| s <= MAX_NOTATION_UNITS)
-        && let Some(d) = kinds.last()
-    {
-        errors.push(
-            Diagnostic::error(d.symbol_span.clone(), format!(
-                "the notations are too large: {total} units in all, at most {MAX_TOTAL_UNITS} (each `\"s\"` counts as the whole notation of s)"
-            ))
-            .with_label("the last kind")
-            .with_note("`\"s\"` stands for the whole notation of kind s (§2.1)"),
-        );
     }
 
     // §3: the board.
@@ -357,14 +357,30 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
         return (None, errors, warnings);
     }
 
-    let notations: Vec<(char, &[Node])> = kinds
-        .iter()
-        .map(|d| (d.symbol, d.notation.as_slice()))
-        .collect();
-    let ir_kinds = kinds
-        .iter()
-        .enumerate()
-        .map(|(k, d)| ir::Kind {
+    let notations: Vec<(char, &Notation)> = kinds.iter().map(|d| (d.symbol, &d.notation)).collect();
+    let mut ir_kinds: Vec<ir::Kind> = Vec::with_capacity(kinds.len());
+    for (k, d) in kinds.iter().enumerate() {
+        // A kind's registers come after those of every kind it refers to
+        // (lower.rs), which come after those of the kinds they refer to.
+        let referenced: Vec<usize> = d
+            .notation
+            .nodes
+            .iter()
+            .filter_map(|node| match node {
+                Node::Like(s, _) => lookup(*s),
+                _ => None,
+            })
+            .collect();
+        let code = [Colour::White, Colour::Black].map(|colour| {
+            let c = colour.index();
+            let first = referenced
+                .iter()
+                .map(|&r| ir_kinds[r].code[c][0])
+                .max()
+                .unwrap_or(0);
+            lower::lower(&notations, k, colour, width, height, first)
+        });
+        ir_kinds.push(ir::Kind {
             symbol: d.symbol,
             value: d.value.map(|v| match v {
                 ValueAst::Int(i) => Value::Int(i),
@@ -372,12 +388,9 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
                 ValueAst::Y => Value::Y,
             }),
             notation: d.notation_text.clone(),
-            code: [
-                lower::lower(&notations, k, Colour::White, width, height),
-                lower::lower(&notations, k, Colour::Black, width, height),
-            ],
-        })
-        .collect();
+            code,
+        });
+    }
     let program = Program {
         width,
         height,
@@ -388,47 +401,28 @@ pub fn validate(file: &SourceFile) -> (Option<Program>, Vec<Diagnostic>, Vec<Dia
     (Some(program), errors, warnings)
 }
 
-/// Walks a notation: `"s"` must name a kind defined on an earlier line,
-/// `->[s]` a defined kind (§2.1); counts units with `"s"` expanded.
+/// Checks every unit of a notation: `"s"` must name a kind defined on an
+/// earlier line, `->[s]` a defined kind (§2.1). `ok` is cleared when a
+/// reference or promotion is wrong. One pass over the units' list, so
+/// nesting costs no stack.
 #[allow(clippy::too_many_arguments)]
 fn check_nodes(
-    nodes: &[Node],
+    notation: &Notation,
     this: usize,
     lookup: &dyn Fn(char) -> Option<usize>,
     broken: &[char],
-    sizes: &[u64],
-    size: &mut u64,
     ok: &mut bool,
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
 ) {
-    for node in nodes {
-        *size = size.saturating_add(1);
+    for node in &notation.nodes {
         match node {
-            Node::Leap { .. } | Node::PromoteAny(_) | Node::Take(_) => {}
-            Node::Choice(items) => {
-                for item in items {
-                    check_nodes(
-                        item, this, lookup, broken, sizes, size, ok, errors, warnings,
-                    );
-                }
-            }
-            Node::Group(body) | Node::Capture(body) | Node::Quiet(body) => check_nodes(
-                body, this, lookup, broken, sizes, size, ok, errors, warnings,
-            ),
-            Node::Rank {
-                body, lo, hi, span, ..
-            } => {
-                if *lo == 0 && *hi == 0 {
-                    warnings.push(
-                        Diagnostic::warning(span.clone(), "rank 0 is on no board: this `r` never applies")
-                            .with_label("rank 0")
-                            .with_note("ranks count from 1 on the player's side, -1 is the opponent's first rank (§2.1)"),
-                    );
-                }
-                check_nodes(
-                    body, this, lookup, broken, sizes, size, ok, errors, warnings,
-                )
+            Node::Rank { lo, hi, span, .. } if *lo == 0 && *hi == 0 => {
+                warnings.push(
+                    Diagnostic::warning(span.clone(), "rank 0 is on no board: this `r` never applies")
+                        .with_label("rank 0")
+                        .with_note("ranks count from 1 on the player's side, -1 is the opponent's first rank (§2.1)"),
+                );
             }
             Node::PromoteTo(list) => {
                 for (s, span) in list {
@@ -448,7 +442,7 @@ fn check_nodes(
             }
             Node::Like(s, _) if lookup(*s).is_none() && broken.contains(s) => *ok = false,
             Node::Like(s, span) => match lookup(*s) {
-                Some(k) if k < this => *size = size.saturating_add(sizes[k]),
+                Some(k) if k < this => {}
                 Some(_) => {
                     *ok = false;
                     errors.push(
@@ -466,17 +460,35 @@ fn check_nodes(
                     );
                 }
             },
-            Node::Repeat { body, .. } => check_nodes(
-                std::slice::from_ref(body.as_ref()),
-                this,
-                lookup,
-                broken,
-                sizes,
-                size,
-                ok,
-                errors,
-                warnings,
-            ),
+            _ => {}
         }
     }
+}
+
+/// The units a notation lowers to (lower.rs): each of its own, plus, for
+/// each reference that is copied, `full` of the kind it names. A reference
+/// is copied inside the body of a `*` (not inside a nearer `` ` ``), and
+/// everywhere when `fixed` (the notation itself is a copy inside a `*`).
+/// `full[k]`: the units of kind k's notation when `fixed`. Walks with an
+/// explicit stack; saturating.
+fn expanded_units(
+    notation: &Notation,
+    fixed: bool,
+    lookup: &dyn Fn(char) -> Option<usize>,
+    full: &[u64],
+) -> u64 {
+    let mut units = 0u64;
+    let mut pending: Vec<(NodeId, bool)> = notation.top.iter().map(|&id| (id, fixed)).collect();
+    while let Some((id, fixed)) = pending.pop() {
+        units = units.saturating_add(1);
+        match &notation.nodes[id] {
+            Node::Like(s, _) if fixed => {
+                let copy = lookup(*s).and_then(|k| full.get(k)).copied().unwrap_or(0);
+                units = units.saturating_add(copy);
+            }
+            Node::Repeat { body, fixed: star } => pending.push((*body, *star)),
+            node => pending.extend(node.parts().into_iter().map(|part| (part, fixed))),
+        }
+    }
+    units
 }

@@ -9,6 +9,7 @@
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::engine::{Compare, Cond, Test};
 use super::{CaseView, cases, source_lines};
+use crate::codegen::escape::c_string_chunks;
 use crate::codegen::{self, Syntax, literal};
 use askama::Template;
 
@@ -115,10 +116,12 @@ fn literal_c(l: &Literal) -> String {
         Literal::Undefined => "icp_undefined()".into(),
         Literal::Logical(b) => format!("icp_logical({})", u8::from(*b)),
         Literal::Integer(n) => format!("icp_integer({})", literal::c_i64(*n)),
-        Literal::Set(items) => {
-            let mut args = vec![items.len().to_string()];
-            args.extend(items.iter().map(literal_c));
-            format!("icp_set_of({})", args.join(", "))
+        Literal::Set(text) => {
+            // In parts short enough for C99's string literals.
+            let parts = c_string_chunks(text);
+            let mut args = vec![parts.len().to_string()];
+            args.extend(parts.iter().map(|(body, _)| format!("\"{body}\"")));
+            format!("icp_set_literal({})", args.join(", "))
         }
     }
 }

@@ -74,7 +74,7 @@ typedef struct {
     uint8_t side;
     uint8_t castling;
     uint8_t en_passant;
-    uint32_t halfmove, fullmove;
+    uint64_t halfmove, fullmove;
     /* The placement's part of icp_position_key, kept by icp_put. */
     uint64_t placement_key;
 } icp_position;
@@ -371,23 +371,29 @@ ICP_COLD static size_t icp_char_len(const char *s)
 }
 
 /* A non-negative decimal (Rust's u32 parse: an optional '+', digits). */
-ICP_COLD static int icp_parse_u32(const char *s, size_t n, uint32_t *out)
+/* A FEN counter (an optional '+', digits; leading zeros are fine): 1 and
+ * *out; 0 when it is not a number; -1 past UINT64_MAX, the largest counter. */
+ICP_COLD static int icp_parse_counter(const char *s, size_t n, uint64_t *out)
 {
     uint64_t v = 0;
     size_t i = 0;
+    int big = 0;
     if (n > 0 && s[0] == '+')
         i = 1;
     if (i >= n)
         return 0;
     for (; i < n; i++) {
+        uint64_t d;
         if (s[i] < '0' || s[i] > '9')
             return 0;
-        v = v * 10 + (uint64_t)(s[i] - '0');
-        if (v > 4294967295u)
-            return 0;
+        d = (uint64_t)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            big = 1;
+        else
+            v = v * 10 + d;
     }
-    *out = (uint32_t)v;
-    return 1;
+    *out = v;
+    return big ? -1 : 1;
 }
 
 ICP_COLD static int icp_is_ascii_space(char c)
@@ -597,14 +603,16 @@ ICP_COLD ICP_UNUSED static int icp_position_from_fen(const char *fen, icp_positi
         }
         pos.en_passant = icp_to88(square);
     }
-    if (nfields > 4 && !icp_parse_u32(field[4], len[4], &pos.halfmove)) {
-        snprintf(buf, cap, "bad FEN: halfmove clock '%.*s', expected a non-negative integer", (int)len[4],
-                 field[4]);
-        goto fail;
-    }
-    if (nfields > 5 && !icp_parse_u32(field[5], len[5], &pos.fullmove)) {
-        snprintf(buf, cap, "bad FEN: fullmove number '%.*s', expected a non-negative integer", (int)len[5],
-                 field[5]);
+    for (i = 4; i < nfields; i++) {
+        const char *what = i == 4 ? "halfmove clock" : "fullmove number";
+        int ok = icp_parse_counter(field[i], len[i], i == 4 ? &pos.halfmove : &pos.fullmove);
+        if (ok > 0)
+            continue;
+        if (ok == 0)
+            snprintf(buf, cap, "bad FEN: %s '%.*s', expected a non-negative integer", what, (int)len[i], field[i]);
+        else
+            snprintf(buf, cap, "bad FEN: %s '%.*s' is past the largest counter, 18446744073709551615", what,
+                     (int)len[i], field[i]);
         goto fail;
     }
     if (icp_attacked(&pos, pos.kings[1 - pos.side], pos.side, -1)) {
@@ -688,8 +696,7 @@ ICP_COLD ICP_UNUSED static void icp_position_to_fen(const icp_position *p, char 
     } else {
         out[n++] = '-';
     }
-    snprintf(out + n, (size_t)(ICP_FEN_SIZE - n), " %lu %lu", (unsigned long)p->halfmove,
-             (unsigned long)p->fullmove);
+    snprintf(out + n, (size_t)(ICP_FEN_SIZE - n), " %" PRIu64 " %" PRIu64, p->halfmove, p->fullmove);
 }
 
 ICP_UNUSED static int icp_side_to_move(const icp_position *p)
@@ -1170,7 +1177,7 @@ static void icp_play_move(const icp_position *p, icp_move mv, icp_position *next
     black = code & ICP_BLACK_BIT;
     next->en_passant = ICP_NO_SQUARE;
     next->halfmove = (kind == ICP_PAWN || captured != 0) ? 0
-                     : p->halfmove == UINT32_MAX ? UINT32_MAX
+                     : p->halfmove == UINT64_MAX ? UINT64_MAX
                                                  : p->halfmove + 1;
     if (kind == ICP_PAWN) {
         int diff = to - from;
@@ -1198,7 +1205,7 @@ static void icp_play_move(const icp_position *p, icp_move mv, icp_position *next
     }
     next->castling &= (uint8_t)(icp_castle_keep(from) & icp_castle_keep(to));
     if (p->side == ICP_BLACK)
-        next->fullmove = p->fullmove == UINT32_MAX ? UINT32_MAX : p->fullmove + 1;
+        next->fullmove = p->fullmove == UINT64_MAX ? UINT64_MAX : p->fullmove + 1;
     next->side = (uint8_t)(1 - p->side);
 }
 

@@ -237,10 +237,25 @@ fn from88(s: u8) -> u8 {
 }
 
 /// A FEN counter field (halfmove clock, fullmove number): a non-negative
-/// integer, or the error naming it.
-fn fen_counter(text: &str, what: &str) -> Result<u32, String> {
-    text.parse::<u32>()
-        .map_err(|_| format!("bad FEN: {what} '{text}', expected a non-negative integer"))
+/// integer (an optional `+`, digits; leading zeros are fine) up to
+/// 18446744073709551615, the largest counter; or the error naming it.
+fn fen_counter(text: &str, what: &str) -> Result<u64, String> {
+    let digits = text.strip_prefix('+').unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "bad FEN: {what} '{text}', expected a non-negative integer"
+        ));
+    }
+    digits.bytes().try_fold(0u64, |n, b| {
+        n.checked_mul(10)
+            .and_then(|n| n.checked_add(u64::from(b - b'0')))
+            .ok_or_else(|| {
+                format!(
+                    "bad FEN: {what} '{text}' is past the largest counter, {}",
+                    u64::MAX
+                )
+            })
+    })
 }
 
 /// The 0x88 square `s + step`, or `None` off the board. `s` is on the board
@@ -407,8 +422,8 @@ pub struct Position {
     castling: u8,
     /// En-passant square (0x88), as in the FEN.
     en_passant: Option<u8>,
-    halfmove: u32,
-    fullmove: u32,
+    halfmove: u64,
+    fullmove: u64,
     /// The placement's part of [`Position::key`], kept by `put`.
     placement_key: u64,
 }

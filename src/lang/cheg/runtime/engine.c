@@ -7,9 +7,13 @@
  * both and compare the bytes).
  *
  * Values (§2) have value semantics; sets are shared, reference counted
- * and never changed once shared (an edit copies). Every allocation of a
- * search is tracked in one list, so that a runtime error (§9), which ends
- * the whole search, unwinds with longjmp and frees everything at once.
+ * and copied on write: an edit changes a set in place when only the edited
+ * variable holds it, and copies it first otherwise, so building a set one
+ * PAIR, APPEND or INSERT at a time costs O(1) amortised a step. Freeing,
+ * comparing and printing nested sets use explicit stacks, never recursion.
+ * Every allocation of a search is tracked in one list, so that a runtime
+ * error (§9), which ends the whole search, unwinds with longjmp and frees
+ * everything at once.
  *
  * The generated program does control flow only: icp_program_step runs one
  * statement through the icp_do_* functions below and returns a step code.
@@ -203,6 +207,8 @@ typedef struct {
 struct icp_set {
     size_t refs, len, cap;
     icp_value *items;
+    /* While freeing (icp_drop): the next set to free. */
+    icp_set *dead;
 };
 
 static icp_value icp_undefined(void)
@@ -260,6 +266,7 @@ static icp_set *icp_set_new(size_t cap)
     s->len = 0;
     s->cap = cap;
     s->items = cap ? icp_alloc(cap, sizeof(icp_value)) : NULL;
+    s->dead = NULL;
     return s;
 }
 
@@ -292,15 +299,26 @@ static icp_value icp_ref(const icp_value *v)
     return *v;
 }
 
-/* Gives up v (leaves it undefined). */
+/* Gives up v (leaves it undefined). The sets nobody holds any more are
+ * freed through a list (linked by their dead field), not by recursion, so
+ * a set nested any depth is freed in constant stack. */
 static void icp_drop(icp_value *v)
 {
-    if (v->tag == ICP_V_SET) {
-        icp_set *s = v->as.set;
-        if (--s->refs == 0) {
+    icp_set *dead;
+    if (v->tag == ICP_V_SET && --v->as.set->refs == 0) {
+        dead = v->as.set;
+        dead->dead = NULL;
+        while (dead) {
+            icp_set *s = dead;
             size_t i;
-            for (i = 0; i < s->len; i++)
-                icp_drop(&s->items[i]);
+            dead = s->dead;
+            for (i = 0; i < s->len; i++) {
+                icp_value *item = &s->items[i];
+                if (item->tag == ICP_V_SET && --item->as.set->refs == 0) {
+                    item->as.set->dead = dead;
+                    dead = item->as.set;
+                }
+            }
             icp_release(s->items);
             icp_release(s);
         }
@@ -308,17 +326,68 @@ static void icp_drop(icp_value *v)
     v->tag = ICP_V_UNDEFINED;
 }
 
-/* A set literal of n values (each consumed), e.g. "(1,-2,(T,#)). */
-ICP_LIGHT ICP_UNUSED static icp_value icp_set_of(int n, ...)
+/* A set literal (§2) from its text as icp2c writes it: the value text of
+ * §9, "(1 -2 (T #) ())", given in parts (each of them a C string literal
+ * short enough for C99) that are read as one text. Built with an explicit
+ * stack of the sets still open. */
+ICP_LIGHT ICP_UNUSED static icp_value icp_set_literal(int parts, ...)
 {
     va_list ap;
-    int i;
-    icp_set *s = icp_set_new((size_t)n);
-    va_start(ap, n);
-    for (i = 0; i < n; i++)
-        icp_set_push(s, va_arg(ap, icp_value));
+    icp_set **open = NULL;
+    size_t depth = 0, cap = 0;
+    icp_value done = icp_undefined();
+    uint64_t magnitude = 0;
+    int in_number = 0, negative = 0, part;
+    va_start(ap, parts);
+    for (part = 0; part <= parts; part++) {
+        /* One more round with an empty text ends the last number. */
+        const char *c = part < parts ? va_arg(ap, const char *) : " ";
+        for (; *c; c++) {
+            icp_value value;
+            if (*c == '-' || (*c >= '0' && *c <= '9')) {
+                if (*c == '-')
+                    negative = 1;
+                else
+                    magnitude = magnitude * 10u + (uint64_t)(*c - '0');
+                in_number = 1;
+                continue;
+            }
+            if (in_number) {
+                /* -(m - 1) - 1, so that INT64_MIN's magnitude fits. */
+                value = icp_integer(!negative || magnitude == 0 ? (int64_t)magnitude
+                                                                : -(int64_t)(magnitude - 1) - 1);
+                in_number = negative = 0;
+                magnitude = 0;
+                if (depth > 0)
+                    icp_set_push(open[depth - 1], value);
+                else
+                    done = value;
+            }
+            if (*c == '(') {
+                if (depth == cap) {
+                    cap = cap ? cap * 2 : 16;
+                    open = icp_regrow(open, cap, sizeof *open);
+                }
+                open[depth++] = icp_set_new(0);
+                continue;
+            }
+            if (*c == ')' && depth > 0)
+                value = icp_set_value(open[--depth]);
+            else if (*c == 'T' || *c == 'F')
+                value = icp_logical(*c == 'T');
+            else if (*c == '#')
+                value = icp_undefined();
+            else
+                continue;
+            if (depth > 0)
+                icp_set_push(open[depth - 1], value);
+            else
+                done = value;
+        }
+    }
     va_end(ap);
-    return icp_set_value(s);
+    icp_release(open);
+    return done;
 }
 
 /* A set of the same items that the caller may change: v (consumed) itself
@@ -336,10 +405,9 @@ static icp_set *icp_set_own(icp_value v)
     return copy;
 }
 
-/* §2 equality: same type and same contents. */
-ICP_LIGHT static int icp_equal(const icp_value *a, const icp_value *b)
+/* §2 equality of two values that are not both sets. */
+ICP_LIGHT static int icp_equal_scalar(const icp_value *a, const icp_value *b)
 {
-    size_t i;
     if (a->tag != b->tag)
         return 0;
     switch (a->tag) {
@@ -360,15 +428,62 @@ ICP_LIGHT static int icp_equal(const icp_value *a, const icp_value *b)
                a->as.move.piece.square == b->as.move.piece.square && a->as.move.to == b->as.move.to &&
                a->as.move.promotion == b->as.move.promotion;
     default:
-        if (a->as.set == b->as.set)
-            return 1;
-        if (a->as.set->len != b->as.set->len)
-            return 0;
-        for (i = 0; i < a->as.set->len; i++)
-            if (!icp_equal(&a->as.set->items[i], &b->as.set->items[i]))
-                return 0;
-        return 1;
+        return 0;
     }
+}
+
+/* §2 equality: same type and same contents; nested sets are compared
+ * with an explicit stack of the pairs of sets still to compare. */
+typedef struct {
+    const icp_set *a, *b;
+} icp_set_pair;
+
+ICP_LIGHT static int icp_equal(const icp_value *a, const icp_value *b)
+{
+    icp_set_pair local[32], *pending = local;
+    size_t count = 0, cap = 32, i;
+    int same = 1;
+    if (a->tag != ICP_V_SET || b->tag != ICP_V_SET)
+        return icp_equal_scalar(a, b);
+    if (a->as.set == b->as.set)
+        return 1;
+    if (a->as.set->len != b->as.set->len)
+        return 0;
+    pending[0].a = a->as.set;
+    pending[0].b = b->as.set;
+    count = 1;
+    while (same && count > 0) {
+        const icp_set *x = pending[count - 1].a, *y = pending[count - 1].b;
+        count--;
+        for (i = 0; same && i < x->len; i++) {
+            const icp_value *p = &x->items[i], *q = &y->items[i];
+            if (p->tag != ICP_V_SET || q->tag != ICP_V_SET) {
+                same = icp_equal_scalar(p, q);
+            } else if (p->as.set != q->as.set) {
+                if (p->as.set->len != q->as.set->len) {
+                    same = 0;
+                    break;
+                }
+                if (count == cap) {
+                    icp_set_pair *grown;
+                    if (cap > SIZE_MAX / 2 / sizeof *pending)
+                        icp_memory_exhausted();
+                    grown = realloc(pending == local ? NULL : pending, 2 * cap * sizeof *pending);
+                    if (!grown)
+                        icp_memory_exhausted();
+                    if (pending == local)
+                        memcpy(grown, local, sizeof local);
+                    pending = grown;
+                    cap *= 2;
+                }
+                pending[count].a = p->as.set;
+                pending[count++].b = q->as.set;
+            }
+        }
+    }
+    if (pending != local)
+        free(pending);
+    return same;
 }
 
 ICP_LIGHT static int icp_contains(const icp_set *s, const icp_value *v)
@@ -391,12 +506,11 @@ static icp_move icp_board_move(icp_move_value m)
     return mv;
 }
 
-/* Value text (§9): # T F, integers, squares e4, pieces Ke1 (upper case
- * white), moves in UCI form, sets (a b c). */
-ICP_COLD static void icp_text_value(icp_text *t, const icp_value *v)
+/* Value text (§9) of a value that is not a set: # T F, integers, squares
+ * e4, pieces Ke1 (upper case white), moves in UCI form. */
+ICP_COLD static void icp_text_scalar(icp_text *t, const icp_value *v)
 {
     char buf[8];
-    size_t i;
     switch (v->tag) {
     case ICP_V_UNDEFINED:
         icp_text_str(t, "#");
@@ -423,15 +537,62 @@ ICP_COLD static void icp_text_value(icp_text *t, const icp_value *v)
         icp_text_str(t, buf);
         break;
     default:
-        icp_text_str(t, "(");
-        for (i = 0; i < v->as.set->len; i++) {
-            if (i > 0)
-                icp_text_str(t, " ");
-            icp_text_value(t, &v->as.set->items[i]);
-        }
-        icp_text_str(t, ")");
         break;
     }
+}
+
+/* A set being written: the set and its next element. */
+typedef struct {
+    const icp_set *set;
+    size_t next;
+} icp_open_set;
+
+/* Value text (§9), sets (a b c); nested sets are written with an explicit
+ * stack of the sets still open. */
+ICP_COLD static void icp_text_value(icp_text *t, const icp_value *v)
+{
+    icp_open_set *open;
+    size_t depth = 0, cap = 16;
+    if (v->tag != ICP_V_SET) {
+        icp_text_scalar(t, v);
+        return;
+    }
+    open = malloc(cap * sizeof *open);
+    if (!open)
+        icp_memory_exhausted();
+    icp_text_str(t, "(");
+    open[depth].set = v->as.set;
+    open[depth++].next = 0;
+    while (depth > 0) {
+        icp_open_set *top = &open[depth - 1];
+        const icp_value *item;
+        if (top->next == top->set->len) {
+            icp_text_str(t, ")");
+            depth--;
+            continue;
+        }
+        if (top->next > 0)
+            icp_text_str(t, " ");
+        item = &top->set->items[top->next++];
+        if (item->tag != ICP_V_SET) {
+            icp_text_scalar(t, item);
+            continue;
+        }
+        if (depth == cap) {
+            icp_open_set *grown;
+            if (cap > SIZE_MAX / 2 / sizeof *open)
+                icp_memory_exhausted();
+            grown = realloc(open, 2 * cap * sizeof *open);
+            if (!grown)
+                icp_memory_exhausted();
+            open = grown;
+            cap *= 2;
+        }
+        icp_text_str(t, "(");
+        open[depth].set = item->as.set;
+        open[depth++].next = 0;
+    }
+    free(open);
 }
 
 ICP_COLD static const char *icp_type_name(const icp_value *v)
@@ -1103,6 +1264,26 @@ ICP_LIGHT static icp_value icp_read(icp_inv *inv, icp_var v)
     }
 }
 
+/* Takes the value of a U argument (§4) to change it, leaving the variable
+ * undefined until it is written back: a set that only the variable held
+ * is then changed in place, not copied (§2, copy on write). A runtime
+ * error in between ends the search, so nothing sees it undefined. */
+ICP_LIGHT static icp_value icp_take(icp_inv *inv, icp_var v)
+{
+    icp_value value;
+    if (v.var == ICP_VAR_USER && v.slot < inv->var_count) {
+        value = inv->vars[v.slot];
+        inv->vars[v.slot] = icp_undefined();
+        return value;
+    }
+    if (v.var == ICP_VAR_SIDE) {
+        value = inv->side;
+        inv->side = icp_undefined();
+        return value;
+    }
+    return icp_read(inv, v);
+}
+
 /* Writes a variable (value consumed): user variables and SIDE. */
 ICP_LIGHT static void icp_write(icp_inv *inv, icp_var v, icp_value value)
 {
@@ -1342,6 +1523,37 @@ ICP_LIGHT static int icp_compare(icp_inv *inv, int cmp, icp_value a, icp_value b
     return r;
 }
 
+/* APPEND / UNION a,b (§5.1): a (consumed) extended by b (borrowed), in
+ * place when nothing else holds a's set. */
+ICP_LIGHT static icp_value icp_extend(icp_inv *inv, int op, icp_value a, const icp_value *b)
+{
+    icp_set *s;
+    size_t i, n;
+    icp_want_set(inv, &a);
+    if (op == ICP_B_UNION)
+        icp_want_set(inv, b);
+    n = a.as.set->len;
+    s = icp_set_own(a);
+    if (op == ICP_B_UNION) {
+        /* b's elements not among a's own (the first n): b's duplicates
+         * stay (§11.10). */
+        for (i = 0; i < b->as.set->len; i++) {
+            size_t k;
+            int found = 0;
+            for (k = 0; k < n && !found; k++)
+                found = icp_equal(&s->items[k], &b->as.set->items[i]);
+            if (!found)
+                icp_set_push(s, icp_ref(&b->as.set->items[i]));
+        }
+    } else if (b->tag == ICP_V_SET) {
+        for (i = 0; i < b->as.set->len; i++)
+            icp_set_push(s, icp_ref(&b->as.set->items[i]));
+    } else {
+        icp_set_push(s, icp_ref(b));
+    }
+    return icp_set_value(s);
+}
+
 /* OP a,b (§5.1): the result; a and b are borrowed. */
 ICP_LIGHT static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, const icp_value *b)
 {
@@ -1385,15 +1597,8 @@ ICP_LIGHT static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, 
                 icp_set_push(out, icp_ref(&sa->items[i]));
         return icp_set_value(out);
     case ICP_B_UNION:
-        sa = icp_want_set(inv, a);
-        sb = icp_want_set(inv, b);
-        out = icp_set_new(sa->len + sb->len);
-        for (i = 0; i < sa->len; i++)
-            icp_set_push(out, icp_ref(&sa->items[i]));
-        for (i = 0; i < sb->len; i++)
-            if (!icp_contains(sa, &sb->items[i]))
-                icp_set_push(out, icp_ref(&sb->items[i]));
-        return icp_set_value(out);
+    case ICP_B_APPEND:
+        return icp_extend(inv, op, icp_ref(a), b);
     case ICP_B_DIFFER:
         sb = icp_want_set(inv, b);
         sa = icp_want_set(inv, a);
@@ -1401,18 +1606,6 @@ ICP_LIGHT static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, 
         for (i = 0; i < sa->len; i++)
             if (!icp_contains(sb, &sa->items[i]))
                 icp_set_push(out, icp_ref(&sa->items[i]));
-        return icp_set_value(out);
-    case ICP_B_APPEND:
-        sa = icp_want_set(inv, a);
-        out = icp_set_new(sa->len + 1);
-        for (i = 0; i < sa->len; i++)
-            icp_set_push(out, icp_ref(&sa->items[i]));
-        if (b->tag == ICP_V_SET) {
-            for (i = 0; i < b->as.set->len; i++)
-                icp_set_push(out, icp_ref(&b->as.set->items[i]));
-        } else {
-            icp_set_push(out, icp_ref(b));
-        }
         return icp_set_value(out);
     case ICP_B_GET_EL:
         sa = icp_want_set(inv, a);
@@ -1722,10 +1915,19 @@ ICP_LIGHT ICP_UNUSED static int icp_do_unary(icp_inv *inv, int op, icp_var dst, 
     return ICP_STEP_NEXT;
 }
 
+/* OP w,a,b: w's old value is let go first (a runtime error ends the
+ * search, so nothing can see it missing): when a is the set w held and
+ * nothing else holds it, APPEND w,w,b and UNION w,w,b extend it in place. */
 ICP_LIGHT ICP_UNUSED static int icp_do_binary(icp_inv *inv, int op, icp_var dst, icp_value a, icp_value b)
 {
-    icp_value r = icp_binary(inv, op, &a, &b);
-    icp_drop(&a);
+    icp_value r;
+    icp_write(inv, dst, icp_undefined());
+    if (op == ICP_B_APPEND || op == ICP_B_UNION) {
+        r = icp_extend(inv, op, a, &b);
+    } else {
+        r = icp_binary(inv, op, &a, &b);
+        icp_drop(&a);
+    }
     icp_drop(&b);
     icp_write(inv, dst, r);
     return ICP_STEP_NEXT;
@@ -1780,7 +1982,7 @@ ICP_LIGHT ICP_UNUSED static int icp_do_selecc(icp_inv *inv, icp_var dst, icp_con
 /* SETEL v,u,i */
 ICP_LIGHT ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var u, icp_value i)
 {
-    icp_value set = icp_read(inv, u);
+    icp_value set = icp_take(inv, u);
     icp_set *s;
     size_t at;
     icp_want_set(inv, &set);
@@ -1795,7 +1997,7 @@ ICP_LIGHT ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var 
 /* INSERT v,u,i: v before the i-th element (i = card+1: at the end). */
 ICP_LIGHT ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var u, icp_value i)
 {
-    icp_value set = icp_read(inv, u);
+    icp_value set = icp_take(inv, u);
     icp_set *s;
     size_t at, k;
     icp_want_set(inv, &set);
@@ -1812,7 +2014,7 @@ ICP_LIGHT ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var
 /* UNSERT w,u,i: all read first, then written left to right (§11.9). */
 ICP_LIGHT ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u, icp_value i)
 {
-    icp_value set = icp_read(inv, u), removed;
+    icp_value set = icp_take(inv, u), removed;
     icp_set *s;
     size_t at, k;
     icp_want_set(inv, &set);
@@ -1830,7 +2032,7 @@ ICP_LIGHT ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u
 /* EXCHWE u1,u2,i (§11.9) */
 ICP_LIGHT ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var u2, icp_value i)
 {
-    icp_value a = icp_read(inv, u1), set = icp_read(inv, u2), old;
+    icp_value a = icp_read(inv, u1), set = icp_take(inv, u2), old;
     icp_set *s;
     size_t at;
     icp_want_set(inv, &set);
@@ -1846,7 +2048,7 @@ ICP_LIGHT ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var 
 /* EXCHEL u,i,j */
 ICP_LIGHT ICP_UNUSED static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value i, icp_value j)
 {
-    icp_value set = icp_read(inv, u), tmp;
+    icp_value set = icp_take(inv, u), tmp;
     icp_set *s;
     size_t a, b;
     icp_want_set(inv, &set);

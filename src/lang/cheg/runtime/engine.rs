@@ -33,6 +33,7 @@
 
 use super::chess::{Colour, Kind, Move, Piece, Position, Square};
 use std::io::Write;
+use std::rc::Rc;
 
 /// Statements one invocation may execute (§5.2, §11.16).
 pub const MAX_STATEMENTS: u64 = 1_000_000;
@@ -111,16 +112,24 @@ pub struct SearchResult {
 // ---------------------------------------------------------------- values
 
 /// A CHEG value (§2). Sets have value semantics: a copy never changes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// A set's elements are shared by every value that holds them ([`Items`]):
+/// copying a set costs nothing, and an edit copies the elements only when
+/// another value still holds them, so building a set one `PAIR`, `APPEND`
+/// or `INSERT` at a time costs O(1) amortised a step. Dropping, comparing,
+/// hashing and printing walk nested sets with an explicit stack, so a set
+/// nested millions deep is an ordinary value.
+#[derive(Clone, Default)]
 pub enum Value {
     /// Undefined (`"#`).
+    #[default]
     Undefined,
     /// T or F.
     Logical(bool),
     /// A signed 64-bit integer; arithmetic wraps.
     Integer(i64),
     /// An ordered list of values.
-    Set(Vec<Value>),
+    Set(Items),
     /// A piece: a snapshot of colour, kind and square (§11.2).
     Piece(Piece),
     /// A square.
@@ -129,8 +138,122 @@ pub enum Value {
     Move(MoveValue),
 }
 
+/// The elements of a set value, shared (reference counted) by the values
+/// that hold them and copied on write ([`Items::edit`]).
+#[derive(Clone, Default)]
+pub struct Items(Rc<Vec<Value>>);
+
+impl Items {
+    /// The elements, to change: copied first when another value holds
+    /// them too (copy on write), else in place.
+    pub fn edit(&mut self) -> &mut Vec<Value> {
+        Rc::make_mut(&mut self.0)
+    }
+}
+
+impl std::ops::Deref for Items {
+    type Target = Vec<Value>;
+
+    fn deref(&self) -> &Vec<Value> {
+        &self.0
+    }
+}
+
+impl From<Vec<Value>> for Items {
+    fn from(items: Vec<Value>) -> Items {
+        Items(Rc::new(items))
+    }
+}
+
+impl FromIterator<Value> for Items {
+    fn from_iter<I: IntoIterator<Item = Value>>(iter: I) -> Items {
+        Items(Rc::new(iter.into_iter().collect()))
+    }
+}
+
+impl Drop for Items {
+    /// Frees nested sets with an explicit stack: the elements of a set
+    /// this is the last holder of are moved out before it goes, so no
+    /// drop recurses into the next level.
+    fn drop(&mut self) {
+        let Some(items) = Rc::get_mut(&mut self.0) else {
+            return;
+        };
+        if !items.iter().any(|v| matches!(v, Value::Set(_))) {
+            return;
+        }
+        let mut pending = std::mem::take(items);
+        while let Some(mut value) = pending.pop() {
+            if let Value::Set(inner) = &mut value {
+                if let Some(elements) = Rc::get_mut(&mut inner.0) {
+                    pending.append(elements);
+                }
+            }
+        }
+    }
+}
+
+impl PartialEq for Items {
+    fn eq(&self, other: &Items) -> bool {
+        Rc::ptr_eq(&self.0, &other.0) || equal_lists(&self.0, &other.0)
+    }
+}
+
+impl Eq for Items {}
+
+impl std::fmt::Debug for Items {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write_list(f, &self.0)
+    }
+}
+
+/// §2 equality of two lists of values, element by element, nested sets
+/// compared with an explicit stack.
+fn equal_lists(a: &[Value], b: &[Value]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut pending: Vec<(&[Value], &[Value])> = vec![(a, b)];
+    while let Some((xs, ys)) = pending.pop() {
+        for (x, y) in xs.iter().zip(ys) {
+            let same = match (x, y) {
+                (Value::Set(p), Value::Set(q)) => {
+                    if !Rc::ptr_eq(&p.0, &q.0) {
+                        if p.len() != q.len() {
+                            return false;
+                        }
+                        pending.push((p, q));
+                    }
+                    true
+                }
+                (Value::Undefined, Value::Undefined) => true,
+                (Value::Logical(p), Value::Logical(q)) => p == q,
+                (Value::Integer(p), Value::Integer(q)) => p == q,
+                (Value::Piece(p), Value::Piece(q)) => p == q,
+                (Value::Square(p), Value::Square(q)) => p == q,
+                (Value::Move(p), Value::Move(q)) => p == q,
+                _ => false,
+            };
+            if !same {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+impl PartialEq for Value {
+    /// §2 equality: same type and same value; sets element by element;
+    /// undefined equals undefined.
+    fn eq(&self, other: &Value) -> bool {
+        equal_lists(std::slice::from_ref(self), std::slice::from_ref(other))
+    }
+}
+
+impl Eq for Value {}
+
 /// A move as a value: (moving piece, destination, promotion kind).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MoveValue {
     /// The moving piece, as it stood when the move was made.
     pub piece: Piece,
@@ -155,37 +278,120 @@ fn square_text(square: Square) -> String {
     super::chess::square_name(square)
 }
 
+/// The text of a value that is not a set (§9).
+fn write_scalar(f: &mut std::fmt::Formatter<'_>, value: &Value) -> std::fmt::Result {
+    match value {
+        Value::Undefined => write!(f, "#"),
+        Value::Logical(true) => write!(f, "T"),
+        Value::Logical(false) => write!(f, "F"),
+        Value::Integer(n) => write!(f, "{n}"),
+        Value::Square(s) => write!(f, "{}", square_text(*s)),
+        Value::Piece(p) => {
+            let letter = p.kind.letter();
+            let letter = match p.colour {
+                Colour::White => letter.to_ascii_uppercase(),
+                Colour::Black => letter.to_ascii_lowercase(),
+            };
+            write!(f, "{letter}{}", square_text(p.square))
+        }
+        Value::Move(m) => write!(f, "{}", m.board_move().to_uci()),
+        Value::Set(items) => write_list(f, items),
+    }
+}
+
+/// The text `(a b c)` of a set's elements (§9), nested sets written with
+/// an explicit stack of the lists still open.
+fn write_list(f: &mut std::fmt::Formatter<'_>, items: &[Value]) -> std::fmt::Result {
+    write!(f, "(")?;
+    let mut open: Vec<(std::slice::Iter<'_, Value>, bool)> = vec![(items.iter(), true)];
+    while let Some((list, first)) = open.last_mut() {
+        let Some(item) = list.next() else {
+            write!(f, ")")?;
+            open.pop();
+            continue;
+        };
+        if !*first {
+            write!(f, " ")?;
+        }
+        *first = false;
+        match item {
+            Value::Set(inner) => {
+                write!(f, "(")?;
+                open.push((inner.iter(), true));
+            }
+            scalar => write_scalar(f, scalar)?,
+        }
+    }
+    Ok(())
+}
+
 impl std::fmt::Display for Value {
     /// Value text (§9): `#`, `T`, `F`, decimal integers, squares `e4`,
     /// pieces `Ke1` (upper case for white), moves in UCI form, sets `(a b c)`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Value::Undefined => write!(f, "#"),
-            Value::Logical(true) => write!(f, "T"),
-            Value::Logical(false) => write!(f, "F"),
-            Value::Integer(n) => write!(f, "{n}"),
-            Value::Square(s) => write!(f, "{}", square_text(*s)),
-            Value::Piece(p) => {
-                let letter = p.kind.letter();
-                let letter = match p.colour {
-                    Colour::White => letter.to_ascii_uppercase(),
-                    Colour::Black => letter.to_ascii_lowercase(),
-                };
-                write!(f, "{letter}{}", square_text(p.square))
+        write_scalar(f, self)
+    }
+}
+
+impl std::fmt::Debug for Value {
+    /// The value text of §9.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write_scalar(f, self)
+    }
+}
+
+/// The value of a set literal (§2) from its text as icp2c writes it into
+/// generated code and its IR: the value text of §9, `(1 -2 (T #) ())`
+/// (elements separated by one blank; integers, `T`, `F`, `#`, sets). Built
+/// with an explicit stack, so any nesting depth is fine. Text that is not
+/// of that form (never written by icp2c) gives undefined elements rather
+/// than a failure.
+pub fn set_literal(text: &str) -> Value {
+    let mut open: Vec<Vec<Value>> = Vec::new();
+    let mut done = Value::Undefined;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        let value = match bytes[at] {
+            b'(' => {
+                open.push(Vec::new());
+                at += 1;
+                continue;
             }
-            Value::Move(m) => write!(f, "{}", m.board_move().to_uci()),
-            Value::Set(items) => {
-                write!(f, "(")?;
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, " ")?;
-                    }
-                    write!(f, "{item}")?;
+            b')' => {
+                at += 1;
+                Value::Set(open.pop().unwrap_or_default().into())
+            }
+            b' ' => {
+                at += 1;
+                continue;
+            }
+            _ => {
+                let start = at;
+                while at < bytes.len() && !matches!(bytes[at], b'(' | b')' | b' ') {
+                    at += 1;
                 }
-                write!(f, ")")
+                match &text[start..at] {
+                    "T" => Value::Logical(true),
+                    "F" => Value::Logical(false),
+                    word => word.parse().map_or(Value::Undefined, Value::Integer),
+                }
             }
+        };
+        match open.last_mut() {
+            Some(list) => list.push(value),
+            None => done = value,
         }
     }
+    // An unclosed set (never written by icp2c) closes at the end.
+    while let Some(list) = open.pop() {
+        let value = Value::Set(list.into());
+        match open.last_mut() {
+            Some(outer) => outer.push(value),
+            None => done = value,
+        }
+    }
+    done
 }
 
 fn type_name(value: &Value) -> &'static str {
@@ -218,14 +424,14 @@ fn logical(value: &Value) -> Result<bool, Fault> {
     }
 }
 
-fn set(value: &Value) -> Result<&Vec<Value>, Fault> {
+fn set(value: &Value) -> Result<&[Value], Fault> {
     match value {
         Value::Set(items) => Ok(items),
         other => Err(wrong("a set", other)),
     }
 }
 
-fn set_owned(value: Value) -> Result<Vec<Value>, Fault> {
+fn set_owned(value: Value) -> Result<Items, Fault> {
     match value {
         Value::Set(items) => Ok(items),
         other => Err(wrong("a set", &other)),
@@ -370,13 +576,8 @@ impl Node {
 
     /// `LM` (§3): the legal moves in §7.2 order.
     pub fn legal_moves(&self) -> Value {
-        Value::Set(
-            self.position
-                .legal_moves()
-                .into_iter()
-                .map(|m| self.move_value(m))
-                .collect(),
-        )
+        let moves = self.position.legal_moves();
+        Value::Set(moves.into_iter().map(|m| self.move_value(m)).collect())
     }
 
     /// A piece variable (§3): W is the side to move.
@@ -402,7 +603,7 @@ impl Node {
                 .collect();
             if pawns.is_empty() {
                 if !group.is_empty() {
-                    groups.push(Value::Set(std::mem::take(&mut group)));
+                    groups.push(Value::Set(std::mem::take(&mut group).into()));
                 }
                 continue;
             }
@@ -410,9 +611,9 @@ impl Node {
             group.extend(pawns.into_iter().map(Value::Piece));
         }
         if !group.is_empty() {
-            groups.push(Value::Set(group));
+            groups.push(Value::Set(group.into()));
         }
-        Value::Set(groups)
+        Value::Set(groups.into())
     }
 
     /// Static evaluation (§6.2): material, side to move minus the other.
@@ -855,7 +1056,14 @@ pub enum CallKind {
 
 /// Computes `OP a,b` (§5.1).
 pub fn binary(node: &Node, op: Binary, a: &Value, b: &Value) -> Result<Value, Fault> {
+    combine(node, op, a.clone(), b)
+}
+
+/// [`binary`] taking `a`: `APPEND` and `UNION` extend a set that nothing
+/// else holds in place.
+fn combine(node: &Node, op: Binary, owned: Value, b: &Value) -> Result<Value, Fault> {
     use Binary::*;
+    let a = &owned;
     Ok(match op {
         SetSq => node
             .square_at(integer(a)?, integer(b)?)
@@ -875,7 +1083,7 @@ pub fn binary(node: &Node, op: Binary, a: &Value, b: &Value) -> Result<Value, Fa
                 promotion,
             })
         }
-        Pair => Value::Set(vec![a.clone(), b.clone()]),
+        Pair => Value::Set(vec![a.clone(), b.clone()].into()),
         Member => Value::Logical(set(b)?.contains(a)),
         MemNum => Value::Integer(
             set(b)?
@@ -887,23 +1095,27 @@ pub fn binary(node: &Node, op: Binary, a: &Value, b: &Value) -> Result<Value, Fa
             let b = set(b)?;
             Value::Set(set(a)?.iter().filter(|e| b.contains(e)).cloned().collect())
         }
-        Union => {
-            let a = set(a)?;
-            let mut out = a.clone();
-            out.extend(set(b)?.iter().filter(|e| !a.contains(e)).cloned());
-            Value::Set(out)
-        }
         Differ => {
             let b = set(b)?;
             Value::Set(set(a)?.iter().filter(|e| !b.contains(e)).cloned().collect())
         }
+        Union => {
+            let mut items = set_owned(owned)?;
+            let more: Vec<Value> = set(b)?
+                .iter()
+                .filter(|e| !items.contains(e))
+                .cloned()
+                .collect();
+            items.edit().extend(more);
+            Value::Set(items)
+        }
         Append => {
-            let mut out = set(a)?.clone();
+            let mut items = set_owned(owned)?;
             match b {
-                Value::Set(items) => out.extend(items.iter().cloned()),
-                other => out.push(other.clone()),
+                Value::Set(more) => items.edit().extend(more.iter().cloned()),
+                other => items.edit().push(other.clone()),
             }
-            Value::Set(out)
+            Value::Set(items)
         }
         GetEl => {
             let items = set(a)?;
@@ -987,7 +1199,7 @@ pub fn unary(node: &Node, op: Unary, v: &Value) -> Result<Value, Fault> {
 pub fn set_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault> {
     let mut items = set_owned(u)?;
     let at = index(items.len(), integer(i)?, false)?;
-    items[at] = value;
+    items.edit()[at] = value;
     Ok(Value::Set(items))
 }
 
@@ -996,7 +1208,7 @@ pub fn set_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault> {
 pub fn insert_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault> {
     let mut items = set_owned(u)?;
     let at = index(items.len(), integer(i)?, true)?;
-    items.insert(at, value);
+    items.edit().insert(at, value);
     Ok(Value::Set(items))
 }
 
@@ -1004,7 +1216,7 @@ pub fn insert_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault>
 pub fn remove_element(u: Value, i: &Value) -> Result<(Value, Value), Fault> {
     let mut items = set_owned(u)?;
     let at = index(items.len(), integer(i)?, false)?;
-    let removed = items.remove(at);
+    let removed = items.edit().remove(at);
     Ok((removed, Value::Set(items)))
 }
 
@@ -1012,7 +1224,7 @@ pub fn remove_element(u: Value, i: &Value) -> Result<(Value, Value), Fault> {
 pub fn exchange_element(u1: Value, u2: Value, i: &Value) -> Result<(Value, Value), Fault> {
     let mut items = set_owned(u2)?;
     let at = index(items.len(), integer(i)?, false)?;
-    let old = std::mem::replace(&mut items[at], u1);
+    let old = std::mem::replace(&mut items.edit()[at], u1);
     Ok((old, Value::Set(items)))
 }
 
@@ -1021,7 +1233,7 @@ pub fn exchange_elements(u: Value, i: &Value, j: &Value) -> Result<Value, Fault>
     let mut items = set_owned(u)?;
     let a = index(items.len(), integer(i)?, false)?;
     let b = index(items.len(), integer(j)?, false)?;
-    items.swap(a, b);
+    items.edit().swap(a, b);
     Ok(Value::Set(items))
 }
 
@@ -1045,7 +1257,7 @@ pub enum Then {
         /// The subroutine.
         sub: usize,
         /// The elements.
-        items: Vec<Value>,
+        items: Items,
         /// The element being processed.
         next: usize,
         /// What has been collected.
@@ -1238,6 +1450,23 @@ impl Invocation<'_, '_> {
         }
     }
 
+    /// Takes the value of a U argument (§4) to change it, leaving the
+    /// variable undefined until it is written back: a set that only the
+    /// variable held is then changed in place, not copied (§2's value
+    /// semantics, copy on write). A runtime error in between ends the
+    /// search, so nothing sees the variable undefined.
+    fn take(&mut self, var: Var) -> Value {
+        match var {
+            Var::User(slot) => self
+                .vars
+                .get_mut(slot as usize)
+                .map(std::mem::take)
+                .unwrap_or(Value::Undefined),
+            Var::Side => std::mem::take(&mut self.side),
+            other => self.read(other),
+        }
+    }
+
     /// A condition applied to a value (§4); an empty one is always true.
     pub fn test(&self, cond: Cond, value: &Value) -> Result<bool, Fault> {
         match cond {
@@ -1253,9 +1482,13 @@ impl Invocation<'_, '_> {
         Ok(())
     }
 
-    /// `OP w,a,b` (§5.1).
-    pub fn binop(&mut self, op: Binary, w: Var, a: &Value, b: &Value) -> Result<(), Fault> {
-        let value = binary(&self.node, op, a, b)?;
+    /// `OP w,a,b` (§5.1). `w`'s old value is let go first (a runtime
+    /// error ends the search, so nothing can see it missing): when `a` is
+    /// the set `w` held and nothing else holds it, `APPEND w,w,b` and
+    /// `UNION w,w,b` extend it in place.
+    pub fn binop(&mut self, op: Binary, w: Var, a: Value, b: &Value) -> Result<(), Fault> {
+        self.write(w, Value::Undefined);
+        let value = combine(&self.node, op, a, b)?;
         self.write(w, value);
         Ok(())
     }
@@ -1275,27 +1508,27 @@ impl Invocation<'_, '_> {
                 kept.push(item.clone());
             }
         }
-        self.write(dst, Value::Set(kept));
+        self.write(dst, Value::Set(kept.into()));
         Ok(())
     }
 
     /// `SETEL v,u,i`.
     pub fn set_element(&mut self, v: Value, u: Var, i: &Value) -> Result<(), Fault> {
-        let updated = set_element(v, self.read(u), i)?;
+        let updated = set_element(v, self.take(u), i)?;
         self.write(u, updated);
         Ok(())
     }
 
     /// `INSERT v,u,i`.
     pub fn insert(&mut self, v: Value, u: Var, i: &Value) -> Result<(), Fault> {
-        let updated = insert_element(v, self.read(u), i)?;
+        let updated = insert_element(v, self.take(u), i)?;
         self.write(u, updated);
         Ok(())
     }
 
     /// `UNSERT w,u,i`: all read first, then written left to right (§11.9).
     pub fn unsert(&mut self, w: Var, u: Var, i: &Value) -> Result<(), Fault> {
-        let (removed, rest) = remove_element(self.read(u), i)?;
+        let (removed, rest) = remove_element(self.take(u), i)?;
         self.write(w, removed);
         self.write(u, rest);
         Ok(())
@@ -1303,7 +1536,7 @@ impl Invocation<'_, '_> {
 
     /// `EXCHWE u1,u2,i` (§11.9).
     pub fn exchwe(&mut self, u1: Var, u2: Var, i: &Value) -> Result<(), Fault> {
-        let (a, updated) = exchange_element(self.read(u1), self.read(u2), i)?;
+        let (a, updated) = exchange_element(self.read(u1), self.take(u2), i)?;
         self.write(u1, a);
         self.write(u2, updated);
         Ok(())
@@ -1311,7 +1544,7 @@ impl Invocation<'_, '_> {
 
     /// `EXCHEL u,i,j`.
     pub fn exchel(&mut self, u: Var, i: &Value, j: &Value) -> Result<(), Fault> {
-        let updated = exchange_elements(self.read(u), i, j)?;
+        let updated = exchange_elements(self.take(u), i, j)?;
         self.write(u, updated);
         Ok(())
     }
@@ -1644,7 +1877,7 @@ fn run_invocation(
             } => {
                 let items = set_owned(s).map_err(|m| error(pc, m))?;
                 if items.is_empty() {
-                    inv.write(dst, Value::Set(Vec::new()));
+                    inv.write(dst, Value::Set(Items::default()));
                     pc += 1;
                     continue;
                 }
@@ -1726,7 +1959,7 @@ fn run_invocation(
                         }
                         let next = next + 1;
                         if next >= items.len() {
-                            inv.write(dst, Value::Set(acc));
+                            inv.write(dst, Value::Set(acc.into()));
                             pc = frame.return_to;
                         } else {
                             let arg = items[next].clone();

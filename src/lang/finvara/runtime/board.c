@@ -14,6 +14,8 @@
 #define ICP_OP_TAKE 8
 #define ICP_OP_PROMOTE 9
 #define ICP_OP_RESET 10
+#define ICP_OP_CALL 11
+#define ICP_OP_PROMOTE_ANY 12
 
 #define ICP_HOLE (-1)
 #define ICP_EMPTY 0
@@ -27,7 +29,9 @@
 #define ICP_S_HOLE 4
 #define ICP_S_HOLE_NCAP 5
 #define ICP_S_HOLE_KIND 6
-#define ICP_S_REGS 7
+#define ICP_S_CODE 7
+#define ICP_S_CTX 8
+#define ICP_S_NREGS 9
 
 #define ICP_F_NULL 1
 #define ICP_F_PROMOTED 2
@@ -83,18 +87,24 @@ typedef struct {
     size_t nslots;
     size_t used;
     uint32_t gen;
+    /* call contexts (see the Rust runtime): per context, the heads of its
+     * callers' and exits' lists in links; a caller is [next, context,
+     * program, pc], an exit [next, arena offset]; -1 ends a list. The
+     * entry states are in the hash table too (context field -1), followed
+     * in the arena by their context. */
+    icp_vec contexts;
+    icp_vec links;
 } icp_game;
 
 typedef struct {
     const int32_t *board;
-    const int32_t *code;
+    int32_t kind; /* the moving piece's */
     int32_t colour;
     int32_t from;
     int royal;
     int attack;
     int32_t target;
     int32_t promo;
-    int32_t nregs;
 } icp_search;
 
 static void icp_fail(icp_game *g, const char *cause) {
@@ -187,10 +197,12 @@ static uint32_t icp_hash(const int32_t *w, size_t n) {
 
 static void icp_table_grow(icp_game *g);
 
-/* Adds the state in g->next to the visited set; queues it when new. */
-static void icp_offer(icp_game *g) {
+/* The arena offset of the state in g->next in the hash table, added when
+ * missing (then *added is 1). */
+static int32_t icp_intern(icp_game *g, int *added) {
     const int32_t *w = g->next.data;
     size_t n = g->next.len;
+    *added = 0;
     if ((g->used + 1) * 2 > g->nslots) {
         icp_table_grow(g);
     }
@@ -202,7 +214,7 @@ static void icp_offer(icp_game *g) {
         }
         const int32_t *o = g->arena.data + g->slots[i];
         if ((size_t)o[0] == n && memcmp(o + 1, w, n * sizeof(int32_t)) == 0) {
-            return;
+            return g->slots[i];
         }
         i = (i + 1) & mask;
     }
@@ -217,7 +229,17 @@ static void icp_offer(icp_game *g) {
     g->slots[i] = at;
     g->gens[i] = g->gen;
     g->used++;
-    icp_vec_push(g, &g->todo, at);
+    *added = 1;
+    return at;
+}
+
+/* Adds the state in g->next to the visited set; queues it when new. */
+static void icp_offer(icp_game *g) {
+    int added;
+    int32_t at = icp_intern(g, &added);
+    if (added) {
+        icp_vec_push(g, &g->todo, at);
+    }
 }
 
 static void icp_table_grow(icp_game *g) {
@@ -253,6 +275,11 @@ static void icp_table_grow(icp_game *g) {
 static void icp_search_begin(icp_game *g) {
     g->arena.len = 0;
     g->todo.len = 0;
+    /* context 0: the moving kind's own program */
+    g->contexts.len = 0;
+    g->links.len = 0;
+    icp_vec_push(g, &g->contexts, -1);
+    icp_vec_push(g, &g->contexts, -1);
     g->used = 0;
     g->has_best = 0;
     g->gen++;
@@ -268,9 +295,71 @@ static void icp_search_begin(icp_game *g) {
     }
 }
 
+/* Where the captures start in state st: after its registers, (register,
+ * vector) pairs in register order. */
+static size_t icp_caps_start(const int32_t *st) {
+    return (size_t)ICP_S_NREGS + 1 + 2 * (size_t)st[ICP_S_NREGS];
+}
+
+/* Where register reg is (*found 1) or would go among the pairs of st. */
+static size_t icp_reg_slot(const int32_t *st, int32_t reg, int *found) {
+    size_t lo = 0, hi = (size_t)st[ICP_S_NREGS];
+    *found = 0;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        int32_t r = st[ICP_S_NREGS + 1 + 2 * mid];
+        if (r == reg) {
+            *found = 1;
+            return ICP_S_NREGS + 1 + 2 * mid;
+        }
+        if (r < reg) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return ICP_S_NREGS + 1 + 2 * lo;
+}
+
+/* The vector register reg holds in st, or -1 when it is unset. */
+static int32_t icp_reg_get(const int32_t *st, int32_t reg) {
+    int found;
+    size_t at = icp_reg_slot(st, reg, &found);
+    return found ? st[at + 1] : -1;
+}
+
+/* Sets register reg of the state in v to value. */
+static void icp_reg_set(icp_game *g, icp_vec *v, int32_t reg, int32_t value) {
+    int found;
+    size_t at = icp_reg_slot(v->data, reg, &found);
+    if (found) {
+        v->data[at + 1] = value;
+        return;
+    }
+    icp_vec_reserve(g, v, 2);
+    memmove(v->data + at + 2, v->data + at, (v->len - at) * sizeof(int32_t));
+    v->data[at] = reg;
+    v->data[at + 1] = value;
+    v->len += 2;
+    v->data[ICP_S_NREGS]++;
+}
+
+/* Unsets registers first .. first + count - 1 of the state in v. */
+static void icp_reg_reset(icp_vec *v, int32_t first, int32_t count) {
+    int found;
+    size_t from = icp_reg_slot(v->data, first, &found);
+    size_t to = icp_reg_slot(v->data, count > INT32_MAX - first ? INT32_MAX : first + count, &found);
+    if (to > from) {
+        memmove(v->data + from, v->data + to, (v->len - to) * sizeof(int32_t));
+        v->len -= to - from;
+        v->data[ICP_S_NREGS] -= (int32_t)((to - from) / 2);
+    }
+}
+
 static int icp_captured(const icp_search *s, const icp_game *g, int32_t sq) {
     size_t i;
-    for (i = (size_t)(ICP_S_REGS + s->nregs); i < g->cur.len; i++) {
+    (void)s;
+    for (i = icp_caps_start(g->cur.data); i < g->cur.len; i++) {
         if (g->cur.data[i] == sq) {
             return 1;
         }
@@ -296,8 +385,9 @@ static int icp_friendly(const icp_search *s, int32_t sq) {
 static int icp_end(const icp_search *s, icp_game *g) {
     const int32_t *st = g->cur.data;
     int32_t sq = st[ICP_S_SQ];
-    size_t ncaps = g->cur.len - (size_t)(ICP_S_REGS + s->nregs);
-    const int32_t *caps = st + ICP_S_REGS + s->nregs;
+    size_t first = icp_caps_start(st);
+    size_t ncaps = g->cur.len - first;
+    const int32_t *caps = st + first;
     int promoted;
     if (sq != s->target || icp_friendly(s, sq)) {
         return 0;
@@ -332,7 +422,7 @@ static int icp_end(const icp_search *s, icp_game *g) {
         size_t i;
         icp_vec_push(g, &g->next, (int32_t)ncaps + last);
         for (i = 0; i < ncaps; i++) {
-            icp_vec_push(g, &g->next, g->cur.data[ICP_S_REGS + s->nregs + (int32_t)i]);
+            icp_vec_push(g, &g->next, g->cur.data[first + i]);
         }
         if (last) {
             icp_vec_push(g, &g->next, sq);
@@ -363,9 +453,78 @@ static int icp_end(const icp_search *s, icp_game *g) {
     return 0;
 }
 
+/* The state at arena offset `exit`, where a called program ended, going on
+ * in its caller (context, program, pc) = links[caller..caller+2]. */
+static void icp_resume(icp_game *g, int32_t exit, int32_t caller) {
+    int32_t *ns;
+    icp_vec_copy(g, &g->next, g->arena.data + exit + 1, (size_t)g->arena.data[exit]);
+    ns = g->next.data;
+    ns[ICP_S_CTX] = g->links.data[caller];
+    ns[ICP_S_CODE] = g->links.data[caller + 1];
+    ns[ICP_S_PC] = g->links.data[caller + 2];
+    icp_offer(g);
+}
+
+/* CALL kind in state g->cur, going on at `back` in the caller's program:
+ * the called program is entered in the same state (a context explored
+ * once however many paths make the same call), and every state it has
+ * ended in, or will end in, goes on at `back`. */
+static void icp_call(icp_game *g, int32_t kind, int32_t back) {
+    int added;
+    int32_t at, ctx, link;
+    icp_vec_copy(g, &g->next, g->cur.data, g->cur.len);
+    g->next.data[ICP_S_PC] = 1;
+    g->next.data[ICP_S_CODE] = kind;
+    g->next.data[ICP_S_CTX] = -1;
+    at = icp_intern(g, &added);
+    if (added) {
+        ctx = (int32_t)(g->contexts.len / 2);
+        icp_vec_push(g, &g->arena, ctx);
+        icp_vec_push(g, &g->contexts, -1);
+        icp_vec_push(g, &g->contexts, -1);
+        g->next.data[ICP_S_CTX] = ctx;
+        icp_offer(g);
+    } else {
+        ctx = g->arena.data[at + 1 + g->arena.data[at]];
+    }
+    if (g->links.len > (size_t)INT32_MAX - 4) {
+        icp_fail(g, ICP_NO_MEMORY);
+    }
+    link = (int32_t)g->links.len;
+    icp_vec_push(g, &g->links, g->contexts.data[2 * ctx]);
+    icp_vec_push(g, &g->links, g->cur.data[ICP_S_CTX]);
+    icp_vec_push(g, &g->links, g->cur.data[ICP_S_CODE]);
+    icp_vec_push(g, &g->links, back);
+    g->contexts.data[2 * ctx] = link;
+    for (at = g->contexts.data[2 * ctx + 1]; at >= 0; at = g->links.data[at]) {
+        icp_resume(g, g->links.data[at + 1], link + 1);
+    }
+}
+
+/* A path of a called program ends in g->cur: it goes on after every call
+ * of its context, made so far or later. */
+static void icp_leave(icp_game *g) {
+    int32_t ctx = g->cur.data[ICP_S_CTX], exit, link;
+    if (g->arena.len > (size_t)INT32_MAX - g->cur.len - 1 || g->links.len > (size_t)INT32_MAX - 2) {
+        icp_fail(g, ICP_NO_MEMORY);
+    }
+    exit = (int32_t)g->arena.len;
+    icp_vec_push(g, &g->arena, (int32_t)g->cur.len);
+    icp_vec_reserve(g, &g->arena, g->cur.len);
+    memcpy(g->arena.data + g->arena.len, g->cur.data, g->cur.len * sizeof(int32_t));
+    g->arena.len += g->cur.len;
+    link = (int32_t)g->links.len;
+    icp_vec_push(g, &g->links, g->contexts.data[2 * ctx + 1]);
+    icp_vec_push(g, &g->links, exit);
+    g->contexts.data[2 * ctx + 1] = link;
+    for (link = g->contexts.data[2 * ctx]; link >= 0; link = g->links.data[link]) {
+        icp_resume(g, exit, link + 1);
+    }
+}
+
 /* Runs g->cur until it ends or branches; 1 when an attack reached its target. */
 static int icp_run_state(const icp_search *s, icp_game *g) {
-    const int32_t *code = s->code;
+    const int32_t *code = g->kinds[g->cur.data[ICP_S_CODE]].code[s->colour];
     for (;;) {
         int32_t *st = g->cur.data;
         int32_t pc = st[ICP_S_PC];
@@ -375,7 +534,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             int32_t reg = code[pc + 1];
             int32_t n = code[pc + 2];
             int32_t next = pc + 3 + 2 * n;
-            int32_t fixed = reg >= 0 ? st[ICP_S_REGS + reg] : -1;
+            int32_t fixed = reg >= 0 ? icp_reg_get(st, reg) : -1;
             int32_t lo = fixed >= 0 ? fixed : 0;
             int32_t hi = fixed >= 0 ? fixed + 1 : n;
             int32_t col = sq % g->width;
@@ -402,16 +561,16 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
                 ns = g->next.data;
                 ns[ICP_S_PC] = next;
                 ns[ICP_S_SQ] = nsq;
-                if (reg >= 0) {
-                    ns[ICP_S_REGS + reg] = i;
-                }
                 if (dx == 0 && dy == 0) {
                     ns[ICP_S_FLAGS] |= ICP_F_NULL;
                 }
                 if (s->board[nsq] == ICP_HOLE && ns[ICP_S_HOLE] < 0) {
                     ns[ICP_S_HOLE] = nsq;
-                    ns[ICP_S_HOLE_NCAP] = (int32_t)(g->cur.len - (size_t)(ICP_S_REGS + s->nregs));
+                    ns[ICP_S_HOLE_NCAP] = (int32_t)(g->cur.len - icp_caps_start(g->cur.data));
                     ns[ICP_S_HOLE_KIND] = ns[ICP_S_KIND];
+                }
+                if (reg >= 0) {
+                    icp_reg_set(g, &g->next, reg, i);
                 }
                 icp_offer(g);
             }
@@ -420,7 +579,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
         case ICP_OP_FORK: {
             int32_t reg = code[pc + 1];
             int32_t n = code[pc + 2];
-            int32_t fixed = reg >= 0 ? st[ICP_S_REGS + reg] : -1;
+            int32_t fixed = reg >= 0 ? icp_reg_get(st, reg) : -1;
             int32_t lo = fixed >= 0 ? fixed : 0;
             int32_t hi = fixed >= 0 ? fixed + 1 : n;
             int32_t i;
@@ -428,7 +587,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
                 icp_vec_copy(g, &g->next, g->cur.data, g->cur.len);
                 g->next.data[ICP_S_PC] = code[pc + 3 + i];
                 if (reg >= 0) {
-                    g->next.data[ICP_S_REGS + reg] = i;
+                    icp_reg_set(g, &g->next, reg, i);
                 }
                 icp_offer(g);
             }
@@ -468,7 +627,7 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             icp_vec_push(g, &g->cur, sq);
             if (s->attack) {
                 /* Only the set matters to an attack: keep it sorted. */
-                size_t first = (size_t)(ICP_S_REGS + s->nregs);
+                size_t first = icp_caps_start(g->cur.data);
                 size_t i = g->cur.len - 1;
                 while (i > first && g->cur.data[i - 1] > sq) {
                     g->cur.data[i] = g->cur.data[i - 1];
@@ -477,17 +636,20 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
                 g->cur.data[i] = sq;
             }
             break;
-        case ICP_OP_PROMOTE: {
-            int32_t n = code[pc + 1];
-            int32_t next = pc + 2 + n;
+        case ICP_OP_PROMOTE:
+        case ICP_OP_PROMOTE_ANY: {
+            int any = code[pc] == ICP_OP_PROMOTE_ANY;
+            int32_t n = any ? 0 : code[pc + 1];
+            int32_t next = any ? pc + 1 : pc + 2 + n;
+            int32_t count = any ? g->nkinds : n;
             int32_t i;
             if (s->attack) {
                 st[ICP_S_PC] = next;
                 break;
             }
-            for (i = 0; i < n; i++) {
-                int32_t k = code[pc + 2 + i];
-                if (k < 0 || k >= g->nkinds) {
+            for (i = 0; i < count; i++) {
+                int32_t k = any ? i : code[pc + 2 + i];
+                if (k < 0 || k >= g->nkinds || (any && k == s->kind)) {
                     continue;
                 }
                 icp_vec_copy(g, &g->next, g->cur.data, g->cur.len);
@@ -501,17 +663,18 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
             icp_offer(g);
             return 0;
         }
-        case ICP_OP_RESET: {
-            int32_t first = code[pc + 1];
-            int32_t count = code[pc + 2];
-            int32_t r;
-            for (r = first; r < first + count; r++) {
-                st[ICP_S_REGS + r] = -1;
-            }
-            st[ICP_S_PC] = pc + 3;
+        case ICP_OP_RESET:
+            icp_reg_reset(&g->cur, code[pc + 1], code[pc + 2]);
+            g->cur.data[ICP_S_PC] = pc + 3;
             break;
-        }
+        case ICP_OP_CALL:
+            icp_call(g, code[pc + 1], pc + 2);
+            return 0;
         default:
+            if (st[ICP_S_CTX] != 0) {
+                icp_leave(g);
+                return 0;
+            }
             return icp_end(s, g);
         }
     }
@@ -520,7 +683,6 @@ static int icp_run_state(const icp_search *s, icp_game *g) {
 /* Explores every path; returns 1 when an attack search reached its target.
  * A move search leaves its best outcome in g->best (g->has_best). */
 static int icp_explore(const icp_search *s, icp_game *g, int32_t kind) {
-    int32_t i;
     icp_search_begin(g);
     g->next.len = 0;
     icp_vec_push(g, &g->next, 1);
@@ -530,9 +692,9 @@ static int icp_explore(const icp_search *s, icp_game *g, int32_t kind) {
     icp_vec_push(g, &g->next, -1);
     icp_vec_push(g, &g->next, 0);
     icp_vec_push(g, &g->next, kind);
-    for (i = 0; i < s->nregs; i++) {
-        icp_vec_push(g, &g->next, -1);
-    }
+    icp_vec_push(g, &g->next, kind);
+    icp_vec_push(g, &g->next, 0);
+    icp_vec_push(g, &g->next, 0);
     icp_offer(g);
     while (g->todo.len > 0) {
         int32_t at = g->todo.data[--g->todo.len];
@@ -567,14 +729,13 @@ static int icp_attacked(icp_game *g, const int32_t *board, int32_t sq, int32_t b
         }
         kind = (cell - 1) / 2;
         se.board = board;
-        se.code = g->kinds[kind].code[by];
+        se.kind = kind;
         se.colour = by;
         se.from = s;
         se.royal = g->kinds[kind].royal;
         se.attack = 1;
         se.target = sq;
         se.promo = -1;
-        se.nregs = se.code[0];
         if (icp_explore(&se, g, kind)) {
             return 1;
         }
@@ -771,14 +932,13 @@ int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from,
         return 0;
     }
     se.board = g->board;
-    se.code = g->kinds[kind].code[colour];
+    se.kind = kind;
     se.colour = colour;
     se.from = from;
     se.royal = g->kinds[kind].royal;
     se.attack = 0;
     se.target = to;
     se.promo = promo;
-    se.nregs = se.code[0];
     icp_explore(&se, g, kind);
     if (!g->has_best) {
         return 0;

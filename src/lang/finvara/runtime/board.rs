@@ -15,8 +15,9 @@
 //!   black 1).
 //! - Each kind has one *path program* per colour (the notation of §2.1
 //!   lowered at compile time, directions and ranks already resolved for
-//!   that colour). `code[0]` is the number of registers; instructions start
-//!   at index 1:
+//!   that colour). `code[0]` is the number of registers (the runtime needs
+//!   it not: a state keeps the registers set); instructions start at
+//!   index 1:
 //!   - `END`: the path ends here.
 //!   - `LEAP reg n dx1 dy1 … dxn dyn`: jump by one of the vectors (by the
 //!     one in register `reg` once it is set; `reg` is -1 when the leap is
@@ -27,14 +28,29 @@
 //!     current row is (is not) in `lo..=hi`, else jump to `t` (§2.1 `r`).
 //!   - `ENEMY` (`c(…)`), `EMPTY` (`m(…)`), `TAKE` (`x`).
 //!   - `PROMOTE n k1 … kn`: go on unchanged, or promoted into one of the
-//!     kinds.
+//!     kinds; `PROMOTE_ANY`: into any kind but the moving piece's (`p`).
 //!   - `RESET first count`: forget registers (entry of a `*` that fixes
 //!     its body's vectors).
+//!   - `CALL k`: the paths of kind k's program (of the same colour) from
+//!     here, each going on after the `CALL` where it ends (`"s"`). Only an
+//!     earlier kind is called, so calls never recurse. A kind's registers
+//!     are numbered after those of the kinds it calls, so that none is
+//!     shared with a called program.
 //! - A search state is a vector of `i32`: pc, square, flags, current kind,
-//!   first hole, captures made before it, kind at it, the registers, then
-//!   the captured squares in path order (sorted in attack searches, where
-//!   only the set matters). Every reachable state is visited once (a hash
-//!   set), so every search ends on a finite board.
+//!   first hole, captures made before it, kind at it, the kind whose
+//!   program the pc is in, the call context, the number of registers set
+//!   and those registers as (register, vector) pairs in register order
+//!   (a register not among them is unset: a state holds the few its path
+//!   has set, however many the program has), then the captured squares in
+//!   path order (sorted in attack searches, where only the set matters).
+//!   Every reachable state is visited once (a hash set), so every search
+//!   ends on a finite board.
+//! - Calls are tabulated, not stacked: a call context is a called program
+//!   with the state it was entered in (context 0 is the moving kind's own
+//!   program). Each context is explored once, however many paths make the
+//!   same call, and the states in which it ends are handed to every caller
+//!   (a path through `{"s","s"}` chained 25 deep costs 25 contexts, not
+//!   2^25 paths).
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
@@ -61,6 +77,11 @@ pub const OP_TAKE: i32 = 8;
 pub const OP_PROMOTE: i32 = 9;
 /// `RESET first count`: unset registers.
 pub const OP_RESET: i32 = 10;
+/// `CALL kind`: the paths of an earlier kind's program (`"s"`).
+pub const OP_CALL: i32 = 11;
+/// `PROMOTE_ANY`: optional promotion into any kind but the moving
+/// piece's (`p`).
+pub const OP_PROMOTE_ANY: i32 = 12;
 
 /// A cell that is a hole (§4).
 pub const HOLE: i32 = -1;
@@ -81,7 +102,9 @@ const S_KIND: usize = 3;
 const S_HOLE: usize = 4;
 const S_HOLE_NCAP: usize = 5;
 const S_HOLE_KIND: usize = 6;
-const S_REGS: usize = 7;
+const S_CODE: usize = 7;
+const S_CTX: usize = 8;
+const S_NREGS: usize = 9;
 
 const F_NULL: i32 = 1;
 const F_PROMOTED: i32 = 2;
@@ -200,6 +223,58 @@ pub const NO_MEMORY: &str = "memory exhausted";
 #[derive(Debug)]
 struct Oom;
 
+/// Where the captures start in state `st`: after its registers.
+fn caps_start(st: &[i32]) -> usize {
+    S_NREGS + 1 + 2 * st[S_NREGS] as usize
+}
+
+/// Where register `reg` is (`Ok`) or would go (`Err`) among the (register,
+/// vector) pairs of `st`.
+fn reg_slot(st: &[i32], reg: i32) -> Result<usize, usize> {
+    let pairs = st.get(S_NREGS + 1..caps_start(st)).unwrap_or(&[]);
+    let (mut lo, mut hi) = (0, pairs.len() / 2);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match pairs[2 * mid].cmp(&reg) {
+            std::cmp::Ordering::Equal => return Ok(S_NREGS + 1 + 2 * mid),
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    Err(S_NREGS + 1 + 2 * lo)
+}
+
+/// The vector register `reg` holds in `st`, or -1 when it is unset.
+fn reg_get(st: &[i32], reg: i32) -> i32 {
+    match reg_slot(st, reg) {
+        Ok(at) => st[at + 1],
+        Err(_) => -1,
+    }
+}
+
+/// Sets register `reg` of `st` to `value`.
+fn reg_set(st: &mut Vec<i32>, reg: i32, value: i32) -> Result<(), Oom> {
+    match reg_slot(st, reg) {
+        Ok(at) => st[at + 1] = value,
+        Err(at) => {
+            st.try_reserve(2).map_err(|_| Oom)?;
+            st.splice(at..at, [reg, value]);
+            st[S_NREGS] += 1;
+        }
+    }
+    Ok(())
+}
+
+/// Unsets registers `first .. first + count` of `st`.
+fn reg_reset(st: &mut Vec<i32>, first: i32, count: i32) {
+    let from = reg_slot(st, first).unwrap_or_else(|at| at);
+    let to = reg_slot(st, first.saturating_add(count)).unwrap_or_else(|at| at);
+    if to > from {
+        st.drain(from..to);
+        st[S_NREGS] -= ((to - from) / 2) as i32;
+    }
+}
+
 /// A copy of `v`, or `Oom`.
 fn try_clone(v: &[i32]) -> Result<Vec<i32>, Oom> {
     let mut out = Vec::new();
@@ -243,11 +318,22 @@ impl std::hash::Hasher for StateHasher {
 
 type StateSet = HashSet<Vec<i32>, std::hash::BuildHasherDefault<StateHasher>>;
 
+type ContextMap =
+    std::collections::HashMap<Vec<i32>, usize, std::hash::BuildHasherDefault<StateHasher>>;
+
 /// Buffers reused from one search to the next.
 #[derive(Default)]
 struct Scratch {
     seen: StateSet,
     stack: Vec<Vec<i32>>,
+    /// Call contexts by the state their program was entered in (context
+    /// field -1).
+    contexts: ContextMap,
+    /// Per context (0: the moving kind's own program): where its paths go
+    /// on when they end, as (context, program, pc) of each call.
+    callers: Vec<Vec<[i32; 3]>>,
+    /// Per context: the states in which its paths have ended so far.
+    exits: Vec<Vec<Vec<i32>>>,
 }
 
 /// What a search looks for.
@@ -255,7 +341,9 @@ struct Search<'s> {
     board: &'s [i32],
     width: i32,
     height: i32,
-    code: &'s [i32],
+    kinds: &'s [Kind<'s>],
+    /// The moving piece's kind.
+    kind: i32,
     colour: i32,
     from: i32,
     royal: bool,
@@ -263,12 +351,11 @@ struct Search<'s> {
     target: i32,
     promo: i32,
     nkinds: i32,
-    nregs: usize,
 }
 
-impl Search<'_> {
+impl<'s> Search<'s> {
     fn caps<'v>(&self, st: &'v [i32]) -> &'v [i32] {
-        &st[S_REGS + self.nregs..]
+        &st[caps_start(st)..]
     }
 
     fn captured(&self, st: &[i32], sq: i32) -> bool {
@@ -290,12 +377,16 @@ impl Search<'_> {
         sq != self.from && cell > 0 && (cell - 1) % 2 == self.colour
     }
 
-    fn push(
-        &self,
-        st: Vec<i32>,
-        seen: &mut StateSet,
-        stack: &mut Vec<Vec<i32>>,
-    ) -> Result<(), Oom> {
+    /// The program of kind `kind` for the moving colour.
+    fn program(&self, kind: i32) -> &'s [i32] {
+        match self.kinds.get(kind as usize) {
+            Some(k) => k.code[self.colour as usize],
+            None => &[],
+        }
+    }
+
+    fn push(&self, st: Vec<i32>, scratch: &mut Scratch) -> Result<(), Oom> {
+        let Scratch { seen, stack, .. } = scratch;
         if !seen.contains(&st) {
             seen.try_reserve(1).map_err(|_| Oom)?;
             stack.try_reserve(1).map_err(|_| Oom)?;
@@ -310,15 +401,14 @@ impl Search<'_> {
     fn run(
         &self,
         mut st: Vec<i32>,
-        seen: &mut StateSet,
-        stack: &mut Vec<Vec<i32>>,
+        scratch: &mut Scratch,
         best: &mut Option<Vec<i32>>,
     ) -> Result<bool, Oom> {
-        let code = self.code;
+        let code = self.program(st[S_CODE]);
         loop {
             let pc = st[S_PC] as usize;
             let sq = st[S_SQ];
-            match code[pc] {
+            match code.get(pc).copied().unwrap_or(OP_END) {
                 OP_LEAP => {
                     // Every square landed on before the last must be empty,
                     // unless an `x` took its piece (§2.1).
@@ -328,11 +418,7 @@ impl Search<'_> {
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
                     let next = (pc + 3 + 2 * n) as i32;
-                    let fixed = if reg >= 0 {
-                        st[S_REGS + reg as usize]
-                    } else {
-                        -1
-                    };
+                    let fixed = if reg >= 0 { reg_get(&st, reg) } else { -1 };
                     let (lo, hi) = if fixed >= 0 {
                         (fixed as usize, fixed as usize + 1)
                     } else {
@@ -353,7 +439,7 @@ impl Search<'_> {
                         ns[S_PC] = next;
                         ns[S_SQ] = nsq;
                         if reg >= 0 {
-                            ns[S_REGS + reg as usize] = i as i32;
+                            reg_set(&mut ns, reg, i as i32)?;
                         }
                         if dx == 0 && dy == 0 {
                             ns[S_FLAGS] |= F_NULL;
@@ -370,18 +456,14 @@ impl Search<'_> {
                                 ns[S_HOLE_KIND] = ns[S_KIND];
                             }
                         }
-                        self.push(ns, seen, stack)?;
+                        self.push(ns, scratch)?;
                     }
                     return Ok(false);
                 }
                 OP_FORK => {
                     let reg = code[pc + 1];
                     let n = code[pc + 2] as usize;
-                    let fixed = if reg >= 0 {
-                        st[S_REGS + reg as usize]
-                    } else {
-                        -1
-                    };
+                    let fixed = if reg >= 0 { reg_get(&st, reg) } else { -1 };
                     let (lo, hi) = if fixed >= 0 {
                         (fixed as usize, fixed as usize + 1)
                     } else {
@@ -391,9 +473,9 @@ impl Search<'_> {
                         let mut ns = try_clone(&st)?;
                         ns[S_PC] = code[pc + 3 + i];
                         if reg >= 0 {
-                            ns[S_REGS + reg as usize] = i as i32;
+                            reg_set(&mut ns, reg, i as i32)?;
                         }
-                        self.push(ns, seen, stack)?;
+                        self.push(ns, scratch)?;
                     }
                     return Ok(false);
                 }
@@ -426,7 +508,7 @@ impl Search<'_> {
                     st.try_reserve(1).map_err(|_| Oom)?;
                     if self.attack {
                         // Only the set matters to an attack: keep it sorted.
-                        let first = S_REGS + self.nregs;
+                        let first = caps_start(&st);
                         let at = first + st[first..].iter().take_while(|&&c| c < sq).count();
                         st.insert(at, sq);
                     } else {
@@ -434,39 +516,92 @@ impl Search<'_> {
                     }
                     st[S_PC] = (pc + 1) as i32;
                 }
-                OP_PROMOTE => {
-                    let n = code[pc + 1] as usize;
-                    let next = (pc + 2 + n) as i32;
+                OP_PROMOTE | OP_PROMOTE_ANY => {
+                    let any = code[pc] == OP_PROMOTE_ANY;
+                    let n = if any { 0 } else { code[pc + 1] as usize };
+                    let next = if any { pc + 1 } else { pc + 2 + n } as i32;
                     if self.attack {
                         st[S_PC] = next;
                         continue;
                     }
-                    for i in 0..n {
-                        let k = code[pc + 2 + i];
-                        if k < 0 || k >= self.nkinds {
+                    let count = if any { self.nkinds as usize } else { n };
+                    for i in 0..count {
+                        let k = if any { i as i32 } else { code[pc + 2 + i] };
+                        if k < 0 || k >= self.nkinds || (any && k == self.kind) {
                             continue;
                         }
                         let mut ns = try_clone(&st)?;
                         ns[S_PC] = next;
                         ns[S_KIND] = k;
                         ns[S_FLAGS] |= F_PROMOTED;
-                        self.push(ns, seen, stack)?;
+                        self.push(ns, scratch)?;
                     }
                     st[S_PC] = next;
-                    self.push(st, seen, stack)?;
+                    self.push(st, scratch)?;
                     return Ok(false);
                 }
                 OP_RESET => {
-                    let first = code[pc + 1] as usize;
-                    let count = code[pc + 2] as usize;
-                    for r in first..first + count {
-                        st[S_REGS + r] = -1;
-                    }
+                    reg_reset(&mut st, code[pc + 1], code[pc + 2]);
                     st[S_PC] = (pc + 3) as i32;
+                }
+                OP_CALL => {
+                    self.call(&st, code[pc + 1], (pc + 2) as i32, scratch)?;
+                    return Ok(false);
+                }
+                _ if st[S_CTX] != 0 => {
+                    self.leave(st, scratch)?;
+                    return Ok(false);
                 }
                 _ => return self.end(&st, best),
             }
         }
+    }
+
+    /// `CALL kind` in state `st`, going on at `back` in the caller's
+    /// program: the called program is entered in the same state (a
+    /// context explored once however many paths make the same call), and
+    /// every state it has ended in, or will end in, goes on at `back`.
+    fn call(&self, st: &[i32], kind: i32, back: i32, scratch: &mut Scratch) -> Result<(), Oom> {
+        let mut entry = try_clone(st)?;
+        entry[S_PC] = 1;
+        entry[S_CODE] = kind;
+        entry[S_CTX] = -1;
+        let ctx = match scratch.contexts.get(&entry) {
+            Some(&ctx) => ctx,
+            None => {
+                let ctx = scratch.callers.len();
+                scratch.contexts.try_reserve(1).map_err(|_| Oom)?;
+                scratch.callers.try_reserve(1).map_err(|_| Oom)?;
+                scratch.exits.try_reserve(1).map_err(|_| Oom)?;
+                scratch.contexts.insert(try_clone(&entry)?, ctx);
+                scratch.callers.push(Vec::new());
+                scratch.exits.push(Vec::new());
+                entry[S_CTX] = ctx as i32;
+                self.push(entry, scratch)?;
+                ctx
+            }
+        };
+        let caller = [st[S_CTX], st[S_CODE], back];
+        scratch.callers[ctx].try_reserve(1).map_err(|_| Oom)?;
+        scratch.callers[ctx].push(caller);
+        for i in 0..scratch.exits[ctx].len() {
+            let ns = resume(&scratch.exits[ctx][i], caller)?;
+            self.push(ns, scratch)?;
+        }
+        Ok(())
+    }
+
+    /// A path of a called program ends in `st`: it goes on after every
+    /// call of its context, made so far or later.
+    fn leave(&self, st: Vec<i32>, scratch: &mut Scratch) -> Result<(), Oom> {
+        let ctx = st[S_CTX] as usize;
+        for i in 0..scratch.callers[ctx].len() {
+            let ns = resume(&st, scratch.callers[ctx][i])?;
+            self.push(ns, scratch)?;
+        }
+        scratch.exits[ctx].try_reserve(1).map_err(|_| Oom)?;
+        scratch.exits[ctx].push(st);
+        Ok(())
     }
 
     /// A path ends (§2.1, §5.1). Attack searches report success; move
@@ -527,21 +662,39 @@ impl Search<'_> {
         scratch: &mut Scratch,
     ) -> Result<(bool, Option<Vec<i32>>), Oom> {
         let mut st = Vec::new();
-        st.try_reserve_exact(S_REGS + self.nregs).map_err(|_| Oom)?;
-        st.extend_from_slice(&[1, self.from, 0, mover_kind, -1, 0, mover_kind]);
-        st.resize(S_REGS + self.nregs, -1);
-        let Scratch { seen, stack } = scratch;
-        seen.clear();
-        stack.clear();
+        st.try_reserve_exact(S_NREGS + 1).map_err(|_| Oom)?;
+        st.extend_from_slice(&[
+            1, self.from, 0, mover_kind, -1, 0, mover_kind, mover_kind, 0, 0,
+        ]);
+        scratch.seen.clear();
+        scratch.stack.clear();
+        scratch.contexts.clear();
+        scratch.callers.clear();
+        scratch.exits.clear();
+        // Context 0: the moving kind's own program.
+        scratch.callers.try_reserve(1).map_err(|_| Oom)?;
+        scratch.exits.try_reserve(1).map_err(|_| Oom)?;
+        scratch.callers.push(Vec::new());
+        scratch.exits.push(Vec::new());
         let mut best = None;
-        self.push(st, seen, stack)?;
-        while let Some(st) = stack.pop() {
-            if self.run(st, seen, stack, &mut best)? {
+        self.push(st, scratch)?;
+        while let Some(st) = scratch.stack.pop() {
+            if self.run(st, scratch, &mut best)? {
                 return Ok((true, None));
             }
         }
         Ok((false, best))
     }
+}
+
+/// `exit`, a state in which a called program ended, going on in its
+/// `caller` (context, program, pc).
+fn resume(exit: &[i32], caller: [i32; 3]) -> Result<Vec<i32>, Oom> {
+    let mut st = try_clone(exit)?;
+    st[S_CTX] = caller[0];
+    st[S_CODE] = caller[1];
+    st[S_PC] = caller[2];
+    Ok(st)
 }
 
 /// Whether a piece of colour `by` attacks `sq` on `board` (§5.4).
@@ -560,12 +713,12 @@ fn attacked(
         }
         let kind = (cell - 1) / 2;
         let k = &kinds[kind as usize];
-        let code = k.code[by as usize];
         let search = Search {
             board,
             width,
             height,
-            code,
+            kinds,
+            kind,
             colour: by,
             from: s as i32,
             royal: k.royal,
@@ -573,7 +726,6 @@ fn attacked(
             target: sq,
             promo: -1,
             nkinds: kinds.len() as i32,
-            nregs: code.first().copied().unwrap_or(0) as usize,
         };
         if search.explore(kind, scratch)?.0 {
             return Ok(true);
@@ -753,12 +905,12 @@ impl<'a> Game<'a> {
             return Ok(false);
         }
         let k = &self.kinds[kind as usize];
-        let code = k.code[colour];
         let search = Search {
             board: &self.board,
             width: self.width,
             height: self.height,
-            code,
+            kinds: self.kinds,
+            kind,
             colour: me,
             from,
             royal: k.royal,
@@ -766,7 +918,6 @@ impl<'a> Game<'a> {
             target: to,
             promo,
             nkinds: self.kinds.len() as i32,
-            nregs: code.first().copied().unwrap_or(0) as usize,
         };
         let outcome = match search.explore(kind, &mut self.scratch).map_err(oom)?.1 {
             Some(o) => o,
