@@ -8,7 +8,7 @@
 
 mod support;
 
-use icp2c::codegen::{self, Layout, Target};
+use icp2c::codegen::{self, Layout, Target, sections};
 use icp2c::diagnostic;
 use icp2c::driver::{self, Language};
 use icp2c::lang::{cheg, finvara, icp};
@@ -33,7 +33,7 @@ const LANGUAGES: &[Snapshots] = &[
         runtimes: || {
             vec![
                 (
-                    icp::backend::c::RUNTIME.to_string(),
+                    sections::whole(icp::backend::c::RUNTIME, sections::Markers::C).unwrap(),
                     "/* … templates/c/runtime.c … */\n",
                 ),
                 (
@@ -50,7 +50,7 @@ const LANGUAGES: &[Snapshots] = &[
         runtimes: || {
             vec![
                 (
-                    finvara::backend::C_RUNTIME.to_string(),
+                    sections::whole(finvara::backend::C_RUNTIME, sections::Markers::C).unwrap(),
                     "/* … templates/finvara/c/runtime.c … */\n",
                 ),
                 (
@@ -67,7 +67,7 @@ const LANGUAGES: &[Snapshots] = &[
         runtimes: || {
             vec![
                 (
-                    cheg::backend::c::RUNTIME.to_string(),
+                    sections::whole(cheg::backend::c::RUNTIME, sections::Markers::C).unwrap(),
                     "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n",
                 ),
                 (

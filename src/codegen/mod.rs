@@ -12,6 +12,7 @@ pub mod cargo;
 pub mod escape;
 pub mod layout;
 pub mod literal;
+pub mod sections;
 
 use crate::GeneratedFile;
 use std::fmt;

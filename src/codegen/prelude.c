@@ -3,7 +3,8 @@
  * before the language's own runtime). C99 and libc only. It holds
  * what every generated C program does the same way: the headers, standard
  * output (buffering, SIGPIPE), how a write failure is reported, and
- * allocation that fails instead of overflowing.
+ * allocation that fails instead of overflowing. Each function is a
+ * section of its own: a program carries those its runtime needs.
  * --------------------------------------------------------------------- */
 #include <inttypes.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 /* The section sign, as UTF-8 bytes, for messages citing a contract. */
 #define ICP_SECT "\302\247"
 
+/* @section prelude_stdout */
 static char icp_out_buf[65536];
 
 /* Call before the first write (again: no effect). A closed pipe becomes a
@@ -33,7 +35,9 @@ static void icp_stdout_setup(int full_buffer)
     signal(SIGPIPE, SIG_IGN);
 #endif
 }
+/* @end prelude_stdout */
 
+/* @section prelude_write_failure */
 /* Standard output failed: the one line "error: CAUSE" on standard error.
  * It names no statement or move: when buffered output reaches the system
  * differs between back ends. The caller frees what it owns and exits with
@@ -43,7 +47,9 @@ static void icp_report_write_failure(const char *cause)
     fprintf(stderr, "error: %s\n", cause);
     fflush(stderr);
 }
+/* @end prelude_write_failure */
 
+/* @section prelude_realloc */
 /* Grows (or allocates) old to count elements of size bytes (at least one
  * element). NULL when the size overflows or memory is exhausted; old is
  * then still the caller's, which reports its language's "memory
@@ -56,4 +62,5 @@ static void *icp_try_realloc(void *old, size_t count, size_t size)
         return NULL;
     return realloc(old, count * size);
 }
+/* @end prelude_realloc */
 /* ------------------------------------------------ end of the C prelude */

@@ -28,7 +28,7 @@ pub const RUNTIME: &str = concat!(
 #[template(path = "cheg/c/program.c", escape = "none")]
 struct ProgramView {
     header: String,
-    runtime: &'static str,
+    runtime: String,
     entries: Vec<String>,
     lines: Vec<String>,
     user_vars: usize,
@@ -41,7 +41,8 @@ struct ProgramView {
 pub fn emit_c(program: &Program, source_name: &str) -> String {
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
-        runtime: RUNTIME,
+        runtime: crate::codegen::sections::whole(RUNTIME, crate::codegen::sections::Markers::C)
+            .expect("the C runtime's section markers parse"),
         entries: super::super::interp::entry_specs(program)
             .iter()
             .map(|e| {

@@ -58,10 +58,10 @@ struct Case {
 
 #[derive(Template)]
 #[template(path = "finvara/c/program.c", escape = "none")]
-struct CProgram<'a> {
+struct CProgram {
     header: String,
     summary: String,
-    runtime: &'a str,
+    runtime: String,
     arrays: Vec<DataArray>,
     kinds: Vec<String>,
     nkinds: usize,
@@ -259,7 +259,8 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
     let view = CProgram {
         header: codegen::header(NAME, file_name),
         summary: summary(program),
-        runtime: C_RUNTIME,
+        runtime: crate::codegen::sections::whole(C_RUNTIME, crate::codegen::sections::Markers::C)
+            .expect("the C runtime's section markers parse"),
         nkinds: kinds.len(),
         arrays,
         kinds,

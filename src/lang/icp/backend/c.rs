@@ -31,7 +31,7 @@ pub const RUNTIME: &str = concat!(
 struct ProgramView {
     /// [`codegen::header`].
     header: String,
-    runtime: &'static str,
+    runtime: String,
     names: Vec<String>,
     name_count: usize,
     first_label: String,
@@ -86,7 +86,8 @@ struct ChunkView {
 pub fn emit(program: &Program, source_name: &str) -> String {
     let view = ProgramView {
         header: codegen::header(NAME, source_name),
-        runtime: RUNTIME,
+        runtime: crate::codegen::sections::whole(RUNTIME, crate::codegen::sections::Markers::C)
+            .expect("the C runtime's section markers parse"),
         names: program.names.iter().map(|n| comment(n)).collect(),
         name_count: program.names.len(),
         first_label: program
