@@ -9,7 +9,7 @@
 //! [`Language::ALL`]. Like the rest of the library it does no IO of its own:
 //! the interpreter reads and writes only the streams it is given.
 
-use crate::codegen::{EmitRequest, Layout, Target, Unsupported};
+use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::common::watch::Recording;
 use crate::lang::{self, Checked, Lang, RunOptions, UsageError};
@@ -290,8 +290,12 @@ impl Program {
         self.inner.record(input, options)
     }
 
-    /// Generates `target` laid out as `layout`. `source_name` is written in
-    /// the generated header; a crate's package is named after `stem`.
+    /// Generates `target` laid out as `layout`. The generated header names
+    /// the program by the last component of `source_name` alone
+    /// ([`codegen::file_name`]: `beer.icp` whether it was given as
+    /// `./beer.icp` or `/home/…/beer.icp`; `<stdin>` stays as it is), so the
+    /// output is the same bytes from any folder; a crate's package is named
+    /// after `stem`.
     pub fn emit(
         &self,
         target: Target,
@@ -302,7 +306,7 @@ impl Program {
         self.inner.emit(&EmitRequest {
             target,
             layout,
-            source_name,
+            source_name: codegen::file_name(source_name),
             stem,
             no_opt: self.no_opt,
         })

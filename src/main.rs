@@ -73,6 +73,15 @@ struct Cli {
     #[arg(long)]
     check: bool,
 
+    /// Is the file named by -o (with --crate: the files icp2c writes in that
+    /// folder) what icp2c would write now? Writes nothing: exit 0 when it is,
+    /// exit 1 with a unified diff on standard output when it differs or is
+    /// missing, 2 when the program is rejected or a file cannot be read. For
+    /// CI, beside generated code kept in version control.
+    /// Example: icp2c examples/beer.icp -o beer.c --verify
+    #[arg(long, conflicts_with = "check")]
+    verify: bool,
+
     /// The source language, when the file extension does not say (or for `-`).
     /// Example: --lang fin
     #[arg(long, value_enum)]
@@ -628,6 +637,12 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             return ExitCode::from(REJECTED);
         }
     };
+    if cli.verify && cli.output.as_ref().is_none_or(|o| o.as_os_str() == "-") {
+        error(
+            "--verify compares with the file named by -o: give it, e.g. icp2c prog.icp -o prog.c --verify",
+        );
+        return ExitCode::from(REJECTED);
+    }
     if let Some(out) = cli.output.as_ref().filter(|o| o.as_os_str() != "-")
         && path.as_os_str() != "-"
         && same_file(path, out)
@@ -658,10 +673,21 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             error("--crate writes a folder: give its path with -o, not `-`");
             return ExitCode::from(REJECTED);
         }
-        let written = program
-            .emit(CodegenTarget::Rust, Layout::Crate, &src.name, &src.stem)
-            .map_err(|e| e.to_string())
-            .and_then(|files| write_crate(&dir, &files));
+        let files = match program.emit(CodegenTarget::Rust, Layout::Crate, &src.name, &src.stem) {
+            Ok(files) => files,
+            Err(unsupported) => {
+                error(&unsupported.to_string());
+                return ExitCode::from(REJECTED);
+            }
+        };
+        if cli.verify {
+            let pairs: Vec<(PathBuf, &str)> = files
+                .iter()
+                .map(|f| (dir.join(&f.path), f.contents.as_str()))
+                .collect();
+            return verify(&pairs);
+        }
+        let written = write_crate(&dir, &files);
         return match written {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -677,6 +703,9 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             return ExitCode::from(REJECTED);
         }
     };
+    if let Some(out) = cli.output.as_ref().filter(|_| cli.verify) {
+        return verify(&[(out.clone(), text.as_str())]);
+    }
     let written = match cli.output.as_ref().filter(|out| out.as_os_str() != "-") {
         Some(out) => {
             std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
@@ -701,6 +730,61 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             ExitCode::from(REJECTED)
         }
     }
+}
+
+/// `--verify`: compares each file on disk with what icp2c generates for
+/// it. Exit 0 when all are equal; 1 with a unified diff on standard output
+/// (`--- PATH` on disk, `+++ PATH` as generated; a missing file is
+/// `/dev/null`) when any differs or is missing; 2 when one cannot be read.
+fn verify(files: &[(PathBuf, &str)]) -> ExitCode {
+    let mut diffs = String::new();
+    for (path, generated) in files {
+        let shown = path.display().to_string();
+        let (old, old_name) = match std::fs::read(path) {
+            Ok(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), shown.clone()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => (String::new(), "/dev/null".into()),
+            Err(e) => {
+                error(&format!("cannot read {shown}: {e}"));
+                return ExitCode::from(REJECTED);
+            }
+        };
+        if old != *generated || old_name == "/dev/null" {
+            let diff = similar::TextDiff::from_lines(old.as_str(), *generated);
+            diffs.push_str(
+                &diff
+                    .unified_diff()
+                    .context_radius(3)
+                    .header(&old_name, &format!("{shown} (as icp2c generates it now)"))
+                    .to_string(),
+            );
+        }
+    }
+    if diffs.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    let stale = files.len()
+        - files
+            .iter()
+            .filter(|(p, g)| std::fs::read(p).is_ok_and(|b| b == g.as_bytes()))
+            .count();
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(diffs.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => error(&format!(
+            "{stale} of {} generated file{} differ{} from what icp2c generates now (the diff is on standard output)",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" },
+            if stale == 1 { "s" } else { "" },
+        )),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            error(&format!("cannot write standard output: {e}"));
+            return ExitCode::from(REJECTED);
+        }
+    }
+    ExitCode::from(1)
 }
 
 /// Writes a generated crate into `dir`, refusing a non-empty folder that is

@@ -362,7 +362,7 @@ fn finvara_is_chosen_by_extension_or_by_lang() {
         b"",
     );
     assert_eq!(r.status, 0, "{}", text(&r.stderr));
-    for file in ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"] {
+    for file in ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"] {
         assert!(out.join(file).is_file(), "{file} missing");
     }
 }
@@ -882,5 +882,140 @@ Turn 2 B: n b2 -> b2\nTurn 3 W: n b3 checks turn 4\nTurn 3 B: n b2 -> b2\nTurn 4
             "Turn 3 W: n b3 checks turn 4  b3 is a hole: places nothing; stacks W [] B []",
         ],
         "{trace}"
+    );
+}
+
+/// `--verify` (for CI): exit 0 when the file named by `-o` is what icp2c
+/// generates now, 1 with a unified diff on standard output when it differs
+/// or is missing, 2 for a rejected program, an unreadable file or no `-o`;
+/// it never writes.
+#[test]
+fn verify_compares_without_writing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("beer.c");
+    let out_s = out.to_str().unwrap();
+    let verify = |args: &[&str]| icp2c(args, b"");
+    // Missing: a diff from /dev/null, nothing written.
+    let missing = verify(&["examples/beer.icp", "-o", out_s, "--verify"]);
+    assert_eq!(missing.status, 1, "{}", text(&missing.stderr));
+    assert!(text(&missing.stdout).starts_with("--- /dev/null\n+++ "));
+    assert!(!out.exists(), "--verify wrote {out_s}");
+    // Up to date: exit 0, silent.
+    assert_eq!(icp2c(&["examples/beer.icp", "-o", out_s], b"").status, 0);
+    let same = verify(&["examples/beer.icp", "-o", out_s, "--verify"]);
+    assert_eq!(
+        (same.status, same.stdout.len()),
+        (0, 0),
+        "{}",
+        text(&same.stderr)
+    );
+    // Stale: the diff shows the line as it is and as it would be.
+    let written = std::fs::read_to_string(&out).unwrap();
+    let stale = written.replace("bottles of beer.", "bottles of wine.");
+    std::fs::write(&out, &stale).unwrap();
+    let differs = verify(&["examples/beer.icp", "-o", out_s, "--verify"]);
+    assert_eq!(differs.status, 1);
+    let diff = text(&differs.stdout);
+    assert!(diff.contains(&format!("--- {out_s}\n")), "{diff}");
+    assert!(
+        diff.contains("\n-        case 8: /* 8. \"bottles of wine. */\n"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("\n+        case 8: /* 8. \"bottles of beer. */\n"),
+        "{diff}"
+    );
+    assert!(text(&differs.stderr).contains("differs from what icp2c generates now"));
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        stale,
+        "--verify wrote"
+    );
+    // Usage and input errors: 2.
+    assert_eq!(verify(&["examples/beer.icp", "--verify"]).status, 2);
+    assert_eq!(
+        verify(&["examples/beer.icp", "-o", "-", "--verify"]).status,
+        2
+    );
+    assert_eq!(verify(&["no-such.icp", "-o", out_s, "--verify"]).status, 2);
+    let bad = dir.path().join("bad.icp");
+    std::fs::write(&bad, "1. x=Z0,0\n").unwrap();
+    assert_eq!(
+        verify(&[bad.to_str().unwrap(), "-o", out_s, "--verify"]).status,
+        2
+    );
+    let folder = dir.path().join("a-folder.c");
+    std::fs::create_dir(&folder).unwrap();
+    let unreadable = verify(&[
+        "examples/beer.icp",
+        "-o",
+        folder.to_str().unwrap(),
+        "--verify",
+    ]);
+    assert_eq!(unreadable.status, 2, "{}", text(&unreadable.stderr));
+    // A crate: the files icp2c writes; others (Cargo.lock, target/) are
+    // not compared.
+    let krate = dir.path().join("add-crate");
+    let k = krate.to_str().unwrap();
+    assert_eq!(
+        icp2c(&["--crate", "-o", k, "examples/add.fin"], b"").status,
+        0
+    );
+    std::fs::write(krate.join("Cargo.lock"), "# not ours\n").unwrap();
+    std::fs::create_dir_all(krate.join("target/debug")).unwrap();
+    assert_eq!(
+        verify(&["--crate", "-o", k, "examples/add.fin", "--verify"]).status,
+        0
+    );
+    std::fs::remove_file(krate.join(".gitignore")).unwrap();
+    let crate_diff = verify(&["--crate", "-o", k, "examples/add.fin", "--verify"]);
+    assert_eq!(crate_diff.status, 1);
+    assert!(text(&crate_diff.stdout).contains("+/target\n"));
+}
+
+/// The header names the program by its file name alone, so the bytes are
+/// the same whatever folder icp2c runs in and however the path is spelt.
+#[test]
+fn output_is_the_same_from_any_folder_and_path() {
+    let root = support::root();
+    let absolute = root.join("examples/beer.icp");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let exe = Path::new(env!("CARGO_BIN_EXE_icp2c"));
+    let from = |cwd: &Path, path: &str, args: &[&str]| {
+        let out = Command::new(exe)
+            .current_dir(cwd)
+            .args(args)
+            .arg(path)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        out.stdout
+    };
+    for args in [&[][..], &["--target", "rust"][..]] {
+        let relative = from(&root, "examples/beer.icp", args);
+        assert!(
+            text(&relative)
+                .lines()
+                .next()
+                .unwrap()
+                .contains(" from beer.icp (InfChessPro)")
+        );
+        assert_eq!(
+            relative,
+            from(&root, "./examples/../examples/beer.icp", args)
+        );
+        assert_eq!(relative, from(&root.join("examples"), "beer.icp", args));
+        assert_eq!(
+            relative,
+            from(elsewhere.path(), absolute.to_str().unwrap(), args)
+        );
+    }
+    let piped = icp2c(&["--lang", "icp", "-"], b"1. \"hi\n");
+    assert!(
+        text(&piped.stdout)
+            .lines()
+            .next()
+            .unwrap()
+            .contains(" from <stdin> (InfChessPro)")
     );
 }

@@ -165,9 +165,12 @@ fn crate_layout_of_every_example() {
                 .emit(Target::Rust, Layout::Crate, &file, &case.name)
                 .unwrap();
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-            assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-            assert!(files[2].contents.contains((lang.rust_runtime)().trim_end()));
-            let shown: String = files[..2]
+            assert_eq!(
+                paths,
+                ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"]
+            );
+            assert!(files[3].contents.contains((lang.rust_runtime)().trim_end()));
+            let shown: String = files[..3]
                 .iter()
                 .map(|f| {
                     let text = lang.without_runtimes(&f.contents);

@@ -19,7 +19,9 @@ struct CargoView {
 
 /// The `Cargo.toml` of a generated crate, for every language: first line
 /// [`CRATE_MARKER`], package and binary named [`crate_name`]`(stem)`,
-/// edition 2021, no dependencies, its own workspace.
+/// edition 2021, no dependencies. It names no workspace: outside one it
+/// builds on its own; inside one it is a member (a path dependency of a
+/// member is one; else list it in the workspace's `members`).
 pub fn cargo_toml(source_name: &str, stem: &str) -> GeneratedFile {
     let cargo = CargoView {
         marker: CRATE_MARKER,

@@ -35,6 +35,19 @@ pub fn header(language: &str, source_name: &str) -> String {
     )
 }
 
+/// The name a generated file gives its program: the last component of
+/// the path `source_name` (after the last `/`, or `\\` as Windows writes
+/// paths), so that the same program gives the same bytes from any folder
+/// and any spelling of its path. `<stdin>` and other names without a
+/// folder are kept as they are; a name ending in a separator is kept
+/// whole.
+pub fn file_name(source_name: &str) -> &str {
+    match source_name.rsplit(['/', '\\']).next() {
+        Some(last) if !last.is_empty() => last,
+        _ => source_name,
+    }
+}
+
 /// The `src/icp_rt.rs` of a generated crate: a header line, then the
 /// runtime (the very file icp2c's interpreter uses), which the program may
 /// use only in part.
@@ -195,12 +208,19 @@ impl fmt::Display for Unsupported {
 
 impl std::error::Error for Unsupported {}
 
+/// A generated crate's `.gitignore`: what cargo builds in it.
+pub const GITIGNORE: &str = "/target\n";
+
 /// The files of a generated crate, for every language: `Cargo.toml`
-/// ([`cargo::cargo_toml`]), `src/main.rs` (`main`, which declares
+/// ([`cargo::cargo_toml`]), `.gitignore` ([`GITIGNORE`]), `src/main.rs` (`main`, which declares
 /// `mod icp_rt;`) and `src/icp_rt.rs` (`runtime`).
 pub fn crate_files(request: &EmitRequest<'_>, main: String, runtime: String) -> Vec<GeneratedFile> {
     vec![
         cargo::cargo_toml(request.source_name, request.stem),
+        GeneratedFile {
+            path: ".gitignore".into(),
+            contents: GITIGNORE.into(),
+        },
         GeneratedFile {
             path: "src/main.rs".into(),
             contents: main,
@@ -239,6 +259,20 @@ mod tests {
             "compile_error!(\"icp2c template failure: a \\\"quote\\\"\");\n"
         );
         assert!(failure(Syntax::Toml, "x").starts_with("icp2c template failure"));
+    }
+
+    #[test]
+    fn a_program_is_named_by_its_file_name_alone() {
+        for (path, name) in [
+            ("beer.icp", "beer.icp"),
+            ("./beer.icp", "beer.icp"),
+            ("/home/me/src/beer.icp", "beer.icp"),
+            ("examples\\beer.icp", "beer.icp"),
+            ("<stdin>", "<stdin>"),
+            ("odd/", "odd/"),
+        ] {
+            assert_eq!(file_name(path), name, "{path}");
+        }
     }
 
     #[test]
