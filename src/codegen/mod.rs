@@ -12,6 +12,7 @@ pub mod cargo;
 pub mod escape;
 pub mod layout;
 pub mod literal;
+pub mod rust;
 pub mod sections;
 
 use crate::GeneratedFile;
