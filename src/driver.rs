@@ -377,9 +377,10 @@ mod tests {
             let checked = check(language, src).expect("valid program");
             let files = checked.program.emit_crate("t.src", "My Prog");
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-            assert_eq!(
-                paths,
-                ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"]
+            assert_eq!(paths[..2], ["Cargo.toml", ".gitignore"]);
+            assert!(
+                paths.ends_with(&["src/main.rs", "src/icp_rt.rs"]),
+                "{paths:?}"
             );
             assert!(files[0].contents.starts_with(CRATE_MARKER));
             assert!(files[0].contents.contains("name = \"my_prog\""));

@@ -12,7 +12,10 @@
 //!   literals, the generated header, `Cargo.toml`).
 //! - [`lang`]: one folder per language, each implementing [`lang::Lang`].
 //! - [`driver`]: the one place that lists every language.
+//! - [`build`]: the build-script API (`icp2c::build::compile` in a
+//!   `build.rs`), one of the library's two edges that do IO.
 
+pub mod build;
 pub mod codegen;
 pub mod common;
 pub mod driver;

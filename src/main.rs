@@ -68,6 +68,13 @@ struct Cli {
     #[arg(long = "crate", requires = "output")]
     as_crate: bool,
 
+    /// Write Rust as a module to include in a crate of yours (it implies
+    /// --target rust): no `fn main`, nothing public but `run(input, output)`
+    /// and `Error`. Use it as `mod beer { include!("beer.rs"); }`.
+    /// Example: icp2c --module examples/beer.icp -o src/beer.rs
+    #[arg(long, conflicts_with = "as_crate")]
+    module: bool,
+
     /// Only check the program: print diagnostics, generate nothing; exit 2 if it is
     /// rejected. Example: icp2c --check prog.icp
     #[arg(long)]
@@ -583,14 +590,18 @@ fn print_diagnostics(src: &Source, diagnostics: &[Diagnostic]) {
 /// C; `--crate` means Rust. A `--target` that contradicts `-o`'s extension
 /// or `--crate` is an error.
 fn target(cli: &Cli) -> Result<Target, String> {
-    if cli.as_crate {
-        return match cli.target {
-            Some(Target::C) => Err(
-                "--crate writes a Rust crate, so it cannot go with --target c: drop one of them"
-                    .to_string(),
-            ),
-            _ => Ok(Target::Rust),
-        };
+    for (given, what) in [
+        (cli.as_crate, "--crate writes a Rust crate"),
+        (cli.module, "--module writes a Rust module"),
+    ] {
+        if given {
+            return match cli.target {
+                Some(Target::C) => Err(format!(
+                    "{what}, so it cannot go with --target c: drop one of them"
+                )),
+                _ => Ok(Target::Rust),
+            };
+        }
     }
     let from_output = match cli.output.as_ref().and_then(|o| o.extension()) {
         Some(ext) if ext == "rs" => Some(Target::Rust),
@@ -696,8 +707,13 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             }
         };
     }
-    let text = match program.emit_file(target.into(), &src.name) {
-        Ok(text) => text,
+    let layout = if cli.module {
+        Layout::Module
+    } else {
+        Layout::File
+    };
+    let text = match program.emit(target.into(), layout, &src.name, &src.stem) {
+        Ok(mut files) => files.pop().map(|f| f.contents).unwrap_or_default(),
         Err(unsupported) => {
             error(&unsupported.to_string());
             return ExitCode::from(REJECTED);

@@ -558,25 +558,23 @@ fn shared_references_run_as_copies_would() {
                 for promo in [-1, 4] {
                     let mut results = Vec::new();
                     for kinds in [&kinds, &copy_kinds] {
-                        let mut game = fin_board::Game::new(kinds, width, height, &program.cells);
                         let mut out = Vec::new();
-                        let verdict = game.step(
-                            1,
-                            colour,
-                            [kind, from as i32, to as i32, promo],
-                            &mut &b"3 4"[..],
-                            &mut out,
-                        );
-                        results.push((
+                        let mut input = &b"3 4"[..];
+                        let mut game = fin_board::Game::new(kinds, width, height, &program.cells);
+                        game.read_from(&mut input);
+                        game.write_to(&mut out);
+                        let verdict = game.step(1, colour, [kind, from as i32, to as i32, promo]);
+                        let state = (
                             verdict,
                             game.board().to_vec(),
                             game.stack(0).to_vec(),
                             game.stack(1).to_vec(),
-                            out,
-                        ));
+                        );
+                        drop(game);
+                        results.push((state, out));
                     }
                     steps += 1;
-                    valid += usize::from(results[0].0 == Ok(true));
+                    valid += usize::from(results[0].0.0 == Ok(true));
                     assert_eq!(
                         results[0], results[1],
                         "{source}{} {from} -> {to} = {promo}",
@@ -598,8 +596,19 @@ fn generated_code_is_deterministic_and_comments_are_safe() {
     assert_eq!(c1, c2);
     assert!(!c1.contains("??"), "trigraph in generated C");
     assert!(!c1.contains("ird*/"));
-    let r1 = finvara::backend::emit_rust(&checked.program, name, true);
-    let r2 = finvara::backend::emit_rust(&checked.program, name, true);
+    let rust = |layout| {
+        let request = icp2c::codegen::EmitRequest {
+            target: icp2c::codegen::Target::Rust,
+            layout,
+            source_name: name,
+            stem: "stack_wrap",
+            no_opt: false,
+        };
+        let mut files = finvara::Finvara::emit(&checked.program, &request).unwrap();
+        files.pop().unwrap().contents
+    };
+    let r1 = rust(icp2c::codegen::Layout::File);
+    let r2 = rust(icp2c::codegen::Layout::File);
     assert_eq!(r1, r2);
     assert!(r1.contains("mod icp_rt {"));
     assert!(!r1.contains("unsafe {") && !r1.contains("unsafe fn"));
@@ -611,16 +620,14 @@ fn generated_code_is_deterministic_and_comments_are_safe() {
         no_opt: false,
     };
     let crate_files = finvara::Finvara::emit(&checked.program, &request).unwrap();
-    let crate_files = &crate_files[1..];
+    let crate_files = &crate_files[2..];
     let paths: Vec<&str> = crate_files.iter().map(|f| f.path.as_str()).collect();
-    assert_eq!(paths, vec!["src/main.rs", "src/icp_rt.rs"]);
-    assert!(crate_files[0].contents.contains("mod icp_rt;"));
-    let runtime = &crate_files[1].contents;
-    assert!(
-        runtime.starts_with("// Board runtime of icp2c "),
-        "{runtime:.80}"
-    );
-    assert_eq!(runtime.lines().nth(1), Some("#![allow(dead_code)]"));
+    assert_eq!(paths, vec!["src/lib.rs", "src/main.rs", "src/icp_rt.rs"]);
+    assert!(crate_files[0].contents.contains("\nmod icp_rt;\n"));
+    assert!(crate_files[1].contents.contains("stack_wrap::run("));
+    let runtime = &crate_files[2].contents;
+    assert!(runtime.starts_with("// Runtime of icp2c "), "{runtime:.80}");
+    assert!(!runtime.contains("allow(dead_code)"));
     // One case per move, each with its source line in a comment.
     let program_part = &c1[c1.find("---- the program ----").unwrap()..];
     assert_eq!(
@@ -671,7 +678,7 @@ fn build_both(
             ))
         }
     };
-    let rust = finvara::backend::emit_rust(program, name, true);
+    let rust = icp2c::codegen::rust::file(&finvara::backend::emit_rust(program, name));
     [
         (
             "c",

@@ -10,7 +10,7 @@ mod support;
 
 use icp2c::codegen::{self, Layout, Target, sections};
 use icp2c::diagnostic;
-use icp2c::driver::{self, Language};
+use icp2c::driver::{self, Language, Program};
 use icp2c::lang::{cheg, finvara, icp};
 
 /// What the harness needs to know of a language: its folder (under
@@ -22,8 +22,27 @@ struct Snapshots {
     folder: &'static str,
     /// (runtime text as pasted, placeholder), C then Rust.
     runtimes: fn() -> Vec<(String, &'static str)>,
+    /// For a language that pastes only the runtime sections a program
+    /// uses: (text as pasted, placeholder naming the sections) for the C
+    /// file, the Rust file's `mod icp_rt { … }` and a crate's
+    /// `src/icp_rt.rs`.
+    selected: Option<fn(&Program) -> Selected>,
     /// The Rust runtime's source, as a crate's `src/icp_rt.rs` holds it.
     rust_runtime: fn() -> String,
+}
+
+/// (runtime text as pasted, placeholder) of a C file, a Rust file and a
+/// crate's runtime file.
+type Selected = [(String, String); 3];
+
+/// The sections `uses` names, for a placeholder.
+fn sections_named(uses: &sections::Uses) -> String {
+    let names: Vec<&str> = uses.sections().collect();
+    if names.is_empty() {
+        "none (the core alone)".to_string()
+    } else {
+        names.join(", ")
+    }
 }
 
 const LANGUAGES: &[Snapshots] = &[
@@ -42,23 +61,31 @@ const LANGUAGES: &[Snapshots] = &[
                 ),
             ]
         },
+        selected: None,
         rust_runtime: || codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
     },
     Snapshots {
         language: Language::Finvara,
         folder: "finvara",
-        runtimes: || {
-            vec![
+        runtimes: Vec::new,
+        selected: Some(|program| {
+            let uses = finvara::backend::uses(program.ir::<finvara::Finvara>().unwrap());
+            let names = sections_named(&uses);
+            [
                 (
-                    sections::whole(finvara::backend::C_RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … templates/finvara/c/runtime.c … */\n",
+                    finvara::backend::c_runtime(&uses),
+                    format!("/* … runtime sections: {names} … */\n"),
                 ),
                 (
-                    codegen::inline_runtime(finvara::backend::RUST_RUNTIME),
-                    "// … mod icp_rt: src/lang/finvara/runtime/board.rs, indented …",
+                    codegen::rust::inline(&finvara::backend::rust_runtime(&uses)),
+                    format!("// … mod icp_rt: runtime sections {names} …"),
+                ),
+                (
+                    finvara::backend::rust_runtime(&uses),
+                    format!("// … runtime sections {names} …\n"),
                 ),
             ]
-        },
+        }),
         rust_runtime: || finvara::backend::RUST_RUNTIME.to_string(),
     },
     Snapshots {
@@ -76,6 +103,7 @@ const LANGUAGES: &[Snapshots] = &[
                 ),
             ]
         },
+        selected: None,
         rust_runtime: cheg::backend::runtime,
     },
 ];
@@ -91,10 +119,15 @@ fn every_language_is_snapshotted() {
 }
 
 impl Snapshots {
-    fn without_runtimes(&self, text: &str) -> String {
+    fn without_runtimes(&self, text: &str, program: &Program) -> String {
         let mut text = text.to_string();
         for (runtime, placeholder) in (self.runtimes)() {
             text = text.replace(&runtime, placeholder);
+        }
+        if let Some(selected) = self.selected {
+            for (runtime, placeholder) in selected(program) {
+                text = text.replace(&runtime, &placeholder);
+            }
         }
         text
     }
@@ -129,9 +162,14 @@ fn generated_code_of_every_example() {
             let source = std::fs::read_to_string(&case.path).unwrap();
             let program = driver::check(lang.language, &source).unwrap().program;
             let file = format!("{}.{}", case.name, lang.ext());
-            for (target, (runtime, _)) in
-                [Target::C, Target::Rust].into_iter().zip((lang.runtimes)())
-            {
+            let runtimes: Vec<String> = match lang.selected {
+                Some(selected) => selected(&program)[..2]
+                    .iter()
+                    .map(|(text, _)| text.clone())
+                    .collect(),
+                None => (lang.runtimes)().into_iter().map(|(t, _)| t).collect(),
+            };
+            for (target, runtime) in [Target::C, Target::Rust].into_iter().zip(runtimes) {
                 let text = program.emit_file(target, &file).unwrap();
                 assert!(text.contains(&runtime), "the runtime is embedded verbatim");
                 // Issue 14: a user of the output has no icp2c checkout, so
@@ -147,7 +185,7 @@ fn generated_code_of_every_example() {
                     lang,
                     format!("{prefix}__{}", case.name),
                     source,
-                    lang.without_runtimes(&text)
+                    lang.without_runtimes(&text, &program)
                 );
             }
         }
@@ -165,15 +203,41 @@ fn crate_layout_of_every_example() {
                 .emit(Target::Rust, Layout::Crate, &file, &case.name)
                 .unwrap();
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-            assert_eq!(
-                paths,
-                ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"]
-            );
-            assert!(files[3].contents.contains((lang.rust_runtime)().trim_end()));
-            let shown: String = files[..3]
+            let runtime = files.last().unwrap();
+            assert_eq!(runtime.path, "src/icp_rt.rs");
+            match lang.selected {
+                Some(selected) => {
+                    assert_eq!(
+                        paths,
+                        [
+                            "Cargo.toml",
+                            ".gitignore",
+                            "src/lib.rs",
+                            "src/main.rs",
+                            "src/icp_rt.rs"
+                        ]
+                    );
+                    let (text, _) = &selected(&program)[2];
+                    assert!(runtime.contents.ends_with(text.as_str()));
+                }
+                None => {
+                    assert_eq!(
+                        paths,
+                        ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"]
+                    );
+                    assert!(runtime.contents.contains((lang.rust_runtime)().trim_end()));
+                }
+            }
+            // The runtime file is shown as the sections it holds; a whole
+            // runtime is not shown.
+            let shown_files = match lang.selected {
+                Some(_) => &files[..],
+                None => &files[..files.len() - 1],
+            };
+            let shown: String = shown_files
                 .iter()
                 .map(|f| {
-                    let text = lang.without_runtimes(&f.contents);
+                    let text = lang.without_runtimes(&f.contents, &program);
                     format!("===== {}\n{text}", f.path)
                 })
                 .collect();

@@ -159,8 +159,11 @@ impl Target {
 pub enum Layout {
     /// One self-contained file (the runtime pasted in).
     File,
-    /// A Cargo crate: `Cargo.toml`, `src/main.rs`, `src/icp_rt.rs`
-    /// (Rust only).
+    /// One Rust file to `include!` in a module of any crate: no `fn main`,
+    /// nothing public but `run` and `Error` ([`rust::module`]; Rust only).
+    Module,
+    /// A Cargo crate: `Cargo.toml`, `.gitignore`, `src/lib.rs`,
+    /// `src/main.rs`, `src/icp_rt.rs` ([`rust::crate_files`]; Rust only).
     Crate,
 }
 
@@ -197,6 +200,7 @@ impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match (self.target, self.layout) {
             (Target::C, Layout::Crate) => write!(f, "a crate is Rust: there is no C crate"),
+            (Target::C, Layout::Module) => write!(f, "a module is Rust: there is no C module"),
             (target, _) => write!(
                 f,
                 "icp2c cannot compile {} to {} yet",

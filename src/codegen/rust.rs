@@ -97,7 +97,8 @@ pub fn run_signature(streams: Streams, input: &str, output: &str) -> String {
             "std::io::Write + Send + 'static",
         ),
     };
-    let one_line = format!("pub fn run<R: {r}, W: {w}>({input}: R, {output}: W) -> Result<(), Error> {{");
+    let one_line =
+        format!("pub fn run<R: {r}, W: {w}>({input}: R, {output}: W) -> Result<(), Error> {{");
     if one_line.len() <= 100 {
         return one_line;
     }
@@ -105,7 +106,9 @@ pub fn run_signature(streams: Streams, input: &str, output: &str) -> String {
     if generics.len() <= 100 {
         format!("{generics}\n    {input}: R,\n    {output}: W,\n) -> Result<(), Error> {{")
     } else {
-        format!("pub fn run<\n    R: {r},\n    W: {w},\n>(\n    {input}: R,\n    {output}: W,\n) -> Result<(), Error> {{")
+        format!(
+            "pub fn run<\n    R: {r},\n    W: {w},\n>(\n    {input}: R,\n    {output}: W,\n) -> Result<(), Error> {{"
+        )
     }
 }
 
@@ -142,16 +145,23 @@ impl RustProgram {
             crate_doc: &self.crate_doc,
             runtime: match form {
                 Form::Library => String::new(),
-                _ => format!(
-                    "mod {RUNTIME_MODULE} {{\n{}}}",
-                    indent(self.runtime.trim_end(), 1)
-                ),
+                _ => inline(&self.runtime),
             },
             items: self.items.trim_end(),
             main: self.main.as_deref().unwrap_or(STDIO_MAIN).trim_end(),
             crate_api: self.crate_api.trim_end(),
         }
     }
+}
+
+/// `mod icp_rt { … }` holding `runtime` indented one level, as rustfmt
+/// lays out a module (empty lines stay empty): how a file or module form
+/// carries its runtime.
+pub fn inline(runtime: &str) -> String {
+    format!(
+        "mod {RUNTIME_MODULE} {{\n{}}}",
+        indent(runtime.trim_end(), 1)
+    )
 }
 
 /// One Rust file with `fn main`: `rustc --edition 2021 FILE.rs` builds the
@@ -164,7 +174,8 @@ pub fn file(program: &RustProgram) -> String {
 /// any crate gives `NAME::run` and `NAME::Error`; `stem` names the module
 /// in the usage comment.
 pub fn module(program: &RustProgram, stem: &str) -> String {
-    render(&program.view(Form::Module, stem), Syntax::Rust)
+    let name = cargo::crate_name(stem).replace('-', "_");
+    render(&program.view(Form::Module, &name), Syntax::Rust)
 }
 
 /// The files of a generated crate: `Cargo.toml`, `.gitignore`,
@@ -196,7 +207,10 @@ pub fn crate_files(program: &RustProgram, stem: &str) -> Vec<GeneratedFile> {
     vec![
         cargo::cargo_toml(&program.source_name, stem),
         file(".gitignore", super::GITIGNORE.into()),
-        file("src/lib.rs", render(&program.view(Form::Library, &lib), Syntax::Rust)),
+        file(
+            "src/lib.rs",
+            render(&program.view(Form::Library, &lib), Syntax::Rust),
+        ),
         file("src/main.rs", main),
         file(&format!("src/{RUNTIME_MODULE}.rs"), runtime),
     ]
@@ -230,7 +244,9 @@ mod tests {
         let module = module(&p, "t");
         assert!(!module.contains("fn main"));
         assert!(!module.contains("#!["));
-        assert!(module.contains("const _: fn(std::io::Empty, std::io::Sink) -> Result<(), Error> ="));
+        assert!(
+            module.contains("const _: fn(std::io::Empty, std::io::Sink) -> Result<(), Error> =")
+        );
         for text in [&file, &module] {
             assert!(text.contains("pub struct Error {"));
             assert!(!text.contains("allow("));
@@ -243,10 +259,20 @@ mod tests {
         let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(
             paths,
-            ["Cargo.toml", ".gitignore", "src/lib.rs", "src/main.rs", "src/icp_rt.rs"]
+            [
+                "Cargo.toml",
+                ".gitignore",
+                "src/lib.rs",
+                "src/main.rs",
+                "src/icp_rt.rs"
+            ]
         );
         assert!(files[2].contents.contains("\nmod icp_rt;\n"));
-        assert!(files[3].contents.contains("my_prog::run(stdin.lock(), stdout.lock())"));
+        assert!(
+            files[3]
+                .contents
+                .contains("my_prog::run(stdin.lock(), stdout.lock())")
+        );
         assert!(files[4].contents.ends_with("    \"hi\"\n}\n"));
     }
 }

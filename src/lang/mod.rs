@@ -212,6 +212,40 @@ pub fn emit_c_and_rust<P>(
     }
 }
 
+/// [`Lang::emit`] for a language whose Rust back end gives a
+/// [`codegen::rust::RustProgram`]: one C file (`c`), or the Rust laid out
+/// as `request.layout` asks ([`codegen::rust`]: a file, a module, a
+/// crate); a C module or crate is [`Unsupported`].
+pub fn emit_program<P>(
+    language: &'static str,
+    c: fn(&P, &str) -> String,
+    rust: fn(&P, &str) -> codegen::rust::RustProgram,
+    program: &P,
+    request: &EmitRequest<'_>,
+) -> Result<Vec<GeneratedFile>, Unsupported> {
+    let name = request.source_name;
+    match (request.target, request.layout) {
+        (Target::C, Layout::File) => Ok(codegen::one_file(Target::C, c(program, name))),
+        (Target::Rust, Layout::File) => Ok(codegen::one_file(
+            Target::Rust,
+            codegen::rust::file(&rust(program, name)),
+        )),
+        (Target::Rust, Layout::Module) => Ok(codegen::one_file(
+            Target::Rust,
+            codegen::rust::module(&rust(program, name), request.stem),
+        )),
+        (Target::Rust, Layout::Crate) => Ok(codegen::rust::crate_files(
+            &rust(program, name),
+            request.stem,
+        )),
+        (target, layout) => Err(Unsupported {
+            language,
+            target,
+            layout,
+        }),
+    }
+}
+
 /// For a language with no run options of its own: refuses any.
 pub fn no_language_options(language: &str, options: &RunOptions) -> Result<(), UsageError> {
     match options.args.first() {

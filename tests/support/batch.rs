@@ -9,6 +9,7 @@
 
 use super::{CFLAGS, Ran, run_exe};
 use icp2c::Outcome;
+use icp2c::codegen::{Layout, Target};
 use icp2c::driver::{self, Language, Program};
 use std::path::{Path, PathBuf};
 
@@ -127,24 +128,45 @@ fn as_module(program: &Program, file_name: &str) -> (String, String) {
 /// Builds the generated Rust of every program as one executable: run it
 /// with the program's index as its only argument. Debug assertions and
 /// overflow checks are on, so arithmetic bugs in the runtime panic.
+///
+/// A program of a language with the module form (`--module`) is one
+/// module of the batch, `mod pN { … }`, carrying the runtime sections it
+/// uses, and the batch builds under `-D warnings`: the compiler checks
+/// that no program carries anything it does not use. Programs of a
+/// language without it share one runtime module per language (and the
+/// batch allows warnings).
 pub fn build_rust_batch(
     programs: &[(&Program, String)],
     dir: &Path,
     stem: &str,
 ) -> Result<PathBuf, String> {
-    let mut file = String::from("#![allow(warnings)]\n");
-    let mut runtimes: Vec<(String, String)> = Vec::new();
+    let mut shared: Vec<(String, String)> = Vec::new();
     let mut modules = String::new();
+    let mut calls = String::new();
     for (i, (program, file_name)) in programs.iter().enumerate() {
-        let (module, rt) = as_module(program, file_name);
-        let rt_name = format!("rt_{}", program.language().extension());
-        match runtimes.iter().find(|(n, _)| *n == rt_name) {
-            Some((_, text)) => assert!(*text == rt, "the runtime differs between programs"),
-            None => runtimes.push((rt_name, rt)),
+        match program.emit(Target::Rust, Layout::Module, file_name, &format!("p{i}")) {
+            Ok(mut files) => {
+                let module = files.pop().expect("one file").contents;
+                modules.push_str(&format!("mod p{i} {{\n{module}}}\n"));
+                calls.push_str(&format!("        {i} => run(p{i}::run),\n"));
+            }
+            Err(_) => {
+                let (module, rt) = as_module(program, file_name);
+                let rt_name = format!("rt_{}", program.language().extension());
+                match shared.iter().find(|(n, _)| *n == rt_name) {
+                    Some((_, text)) => assert!(*text == rt, "the runtime differs between programs"),
+                    None => shared.push((rt_name, rt)),
+                }
+                modules.push_str(&format!("mod p{i} {{\n{module}}}\n"));
+                calls.push_str(&format!("        {i} => p{i}::main(),\n"));
+            }
         }
-        modules.push_str(&format!("mod p{i} {{\n{module}}}\n"));
     }
-    for (rt_name, rt) in &runtimes {
+    let mut file = String::new();
+    if !shared.is_empty() {
+        file.push_str("#![allow(warnings)]\n");
+    }
+    for (rt_name, rt) in &shared {
         let path = dir.join(format!("{stem}_{rt_name}.rs"));
         std::fs::write(&path, rt).unwrap();
         file.push_str(&format!(
@@ -153,10 +175,11 @@ pub fn build_rust_batch(
         ));
     }
     file.push_str(&modules);
+    file.push_str(
+        "/// What a generated `main` does with `run`.\n#[allow(dead_code)]\nfn run<E: std::fmt::Display>(run: fn(std::io::StdinLock<'static>, std::io::StdoutLock<'static>) -> Result<(), E>) {\n    if let Err(error) = run(std::io::stdin().lock(), std::io::stdout().lock()) {\n        eprintln!(\"{error}\");\n        std::process::exit(1);\n    }\n}\n",
+    );
     file.push_str("fn main() {\n    let which: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).expect(\"program number\");\n    match which {\n");
-    for i in 0..programs.len() {
-        file.push_str(&format!("        {i} => p{i}::main(),\n"));
-    }
+    file.push_str(&calls);
     file.push_str("        _ => std::process::exit(99),\n    }\n}\n");
     // opt-level 0: at opt-level 1 with overflow checks, rustc takes about
     // 50 s on one program of 550 statements (2.6 s at 0).

@@ -689,9 +689,11 @@ pub fn fin_program(rng: &mut Rng, turns: usize) -> Generated {
         .ir::<icp2c::lang::finvara::Finvara>()
         .expect("a Finvara program");
     let kinds = icp2c::lang::finvara::interp::runtime_kinds(ir);
-    let mut game = fin_board::Game::new(&kinds, width, height, &ir.cells);
     let mut reader = std::io::Cursor::new(input.as_bytes().to_vec());
     let mut sink = Vec::new();
+    let mut game = fin_board::Game::new(&kinds, width, height, &ir.cells);
+    game.read_from(&mut reader);
+    game.write_to(&mut sink);
     let last_has_black = rng.chance(70);
     let slots = 2 * turns - usize::from(!last_has_black);
     let mut moves: Vec<Option<String>> = vec![None; slots];
@@ -755,7 +757,7 @@ pub fn fin_program(rng: &mut Rng, turns: usize) -> Generated {
                 -1
             };
             let mv = [kind as i32, from as i32, to as i32, promo];
-            match game.step(turn as u64, colour, mv, &mut reader, &mut sink) {
+            match game.step(turn as u64, colour, mv) {
                 Ok(false) => continue,
                 result => {
                     let promo = if promo >= 0 {
@@ -779,7 +781,7 @@ pub fn fin_program(rng: &mut Rng, turns: usize) -> Generated {
                 let to = rng.below(width * height);
                 let kind = rng.below(symbols.len());
                 let mv = [kind as i32, from as i32, to as i32, -1];
-                let result = game.step(turn as u64, colour, mv, &mut reader, &mut sink);
+                let result = game.step(turn as u64, colour, mv);
                 (
                     format!("{} {} -> {}", symbols[kind], name(from), name(to)),
                     result,

@@ -20,14 +20,9 @@ pub fn run(
 ) -> Outcome {
     let kinds = runtime_kinds(program);
     let mut game = Game::new(&kinds, program.width, program.height, &program.cells);
-    let outcome = execute(
-        program,
-        &mut game,
-        input,
-        output,
-        max_steps,
-        watch.as_deref_mut(),
-    );
+    game.read_from(input);
+    game.write_to(&mut *output);
+    let outcome = execute(program, &mut game, max_steps, watch.as_deref_mut());
     if let Some(w) = watch {
         w.end(&game);
     }
@@ -58,8 +53,6 @@ pub fn runtime_kinds(program: &Program) -> Vec<fin_board::Kind<'_>> {
 fn execute(
     program: &Program,
     game: &mut Game<'_>,
-    input: &mut dyn BufRead,
-    output: &mut dyn Write,
     max_steps: Option<u64>,
     mut watch: Option<&mut Watch<'_>>,
 ) -> Outcome {
@@ -70,7 +63,7 @@ fn execute(
         match game.game_over() {
             Ok(true) => {
                 if let Some(w) = watch.as_deref_mut() {
-                    let _ = output.flush();
+                    game.flush_output();
                     w.game_over(losers(program, game.board()));
                 }
                 return Outcome::Halted;
@@ -80,7 +73,7 @@ fn execute(
         }
         let Some(m) = program.moves.get(pc) else {
             if let Some(w) = watch.as_deref_mut() {
-                let _ = output.flush();
+                game.flush_output();
                 w.moves_ran_out();
             }
             return Outcome::Halted;
@@ -103,13 +96,13 @@ fn execute(
                     promote.map_or(-1, |p| p as i32),
                 ];
                 let before = watch.as_ref().map(|_| game.board().to_vec());
-                match game.step(m.turn, m.colour.index(), mv, input, output) {
+                match game.step(m.turn, m.colour.index(), mv) {
                     // §5.1: an invalid move skips the next one when both
                     // stacks' tops are non-zero.
                     Ok(valid) => {
                         let skips = !valid && game.skip();
                         if let (Some(w), Some(before)) = (watch.as_deref_mut(), before) {
-                            let _ = output.flush();
+                            game.flush_output();
                             w.after(game, m, &before, valid, skips);
                         }
                         pc += if skips { 2 } else { 1 };

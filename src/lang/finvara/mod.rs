@@ -22,10 +22,11 @@ pub mod validate;
 /// and pasted into generated Rust; `board.c` is its C port, pasted into
 /// generated C.
 pub mod runtime {
+    pub mod api;
     pub mod board;
 }
 
-use super::{Backends, Lang, RunOptions, UsageError, emit_c_and_rust, no_language_options};
+use super::{Lang, RunOptions, UsageError, emit_program, no_language_options};
 use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -33,12 +34,6 @@ use std::io::{BufRead, Write};
 
 /// A program that passed every check, and the warnings found on the way.
 pub type Checked = super::Checked<ir::Program>;
-
-const BACKENDS: Backends<ir::Program> = Backends {
-    c: backend::emit_c,
-    rust: backend::emit_rust,
-    rust_runtime: backend::RUST_RUNTIME,
-};
 
 /// Finvara, as the driver sees it.
 pub struct Finvara;
@@ -83,7 +78,13 @@ impl Lang for Finvara {
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
-        emit_c_and_rust(Self::NAME, &BACKENDS, program, request)
+        emit_program(
+            Self::NAME,
+            backend::emit_c,
+            backend::emit_rust,
+            program,
+            request,
+        )
     }
 }
 

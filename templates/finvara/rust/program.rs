@@ -1,11 +1,3 @@
-// {{ header }}
-// {{ summary }}
-// Build: rustc --edition 2021 -O main.rs. Runtime errors exit with status 1.
-{% if inline_runtime %}
-{{ runtime }}
-{% else %}
-mod icp_rt;
-{% endif %}
 use std::io::Write;
 {% for a in arrays %}
 // path program of {{ a.comment }}
@@ -21,11 +13,7 @@ static ICP_KINDS: [icp_rt::Kind<'static>; {{ nkinds }}] = [
 {{ cells }}
 
 /// Runs the moves; Err holds the runtime error (§6).
-fn icp_run(
-    game: &mut icp_rt::Game<'_>,
-    {{ input }}: &mut dyn std::io::BufRead,
-    {{ output }}: &mut dyn std::io::Write,
-) -> Result<(), icp_rt::RuntimeError> {
+fn icp_run(game: &mut icp_rt::Game<'_>) -> Result<(), icp_rt::RuntimeError> {
 {%- if cases.is_empty() %}
     // No moves: the game is still checked once (§5.4).
     game.game_over()?;
@@ -49,19 +37,26 @@ fn icp_run(
     Ok(())
 }
 
-fn main() {
-    let stdin = std::io::stdin();
-    let mut input = stdin.lock();
-    let mut output = std::io::BufWriter::new(std::io::stdout().lock());
+{{ run_doc }}
+{{ run_signature }}
+    let mut output = std::io::BufWriter::new(output);
     let mut game = icp_rt::Game::new(&ICP_KINDS, {{ width }}, {{ height }}, &ICP_CELLS);
-    let result = icp_run(&mut game, &mut input, &mut output);
+{%- if let Some(read_from) = read_from %}
+    game.{{ read_from }}(&mut input);
+{%- endif %}
+{%- if let Some(write_to) = write_to %}
+    game.{{ write_to }}(&mut output);
+{%- endif %}
+    let result = icp_run(&mut game);
     let flushed = output.flush();
     let failure = match result {
         Err(error) => Some(error),
         Ok(()) => flushed.err().map(|_| icp_rt::RuntimeError::WRITE_FAILED),
     };
-    if let Some(error) = failure {
-        let _ = writeln!(std::io::stderr(), "{error}");
-        std::process::exit(1);
+    match failure {
+        None => Ok(()),
+        Some(error) => Err(Error {
+            line: error.to_string(),
+        }),
     }
 }

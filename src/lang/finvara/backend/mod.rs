@@ -8,8 +8,11 @@
 //! in, walks it. Output is deterministic byte for byte.
 
 use super::ir::{Action, Program, Value};
+use super::runtime::api;
 use crate::codegen::escape::comment;
 use crate::codegen::layout;
+use crate::codegen::rust::{RUN_DOC, RustProgram, Streams, run_signature};
+use crate::codegen::sections::{Markers, Runtime, Uses};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
 use crate::lang::finvara::runtime::board as fin_board;
@@ -28,6 +31,69 @@ pub const C_RUNTIME: &str = concat!(
 );
 /// The Rust runtime: the very file the interpreter uses.
 pub const RUST_RUNTIME: &str = include_str!("../runtime/board.rs");
+
+/// The runtime sections `program` uses (`api`): moves and their skip
+/// rule, `checks turn`, and the stack actions (§4) that a piece falling
+/// into one of the board's holes can take: a kind's value mod 6, x and y
+/// values at the holes' squares (a piece may be promoted, so every kind
+/// counts). The streams those actions read and write come with them (the
+/// runtimes' own needs).
+pub fn uses(program: &Program) -> Uses {
+    let mut uses = Uses::new();
+    let steps = program
+        .moves
+        .iter()
+        .any(|m| matches!(m.action, Action::Step { .. }));
+    if program
+        .moves
+        .iter()
+        .any(|m| matches!(m.action, Action::Place { .. }))
+    {
+        uses.add(&api::PLACE);
+    }
+    if !steps {
+        return uses;
+    }
+    uses.add(&api::STEP);
+    uses.add(&api::SKIP);
+    let width = program.width.max(1);
+    for (square, _) in program
+        .cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c == fin_board::HOLE)
+    {
+        let (x, y) = ((square % width) as i64 + 1, (square / width) as i64 + 1);
+        for kind in &program.kinds {
+            let value = match kind.value {
+                Some(Value::Int(v)) => v,
+                Some(Value::X) => x,
+                Some(Value::Y) => y,
+                None => 0,
+            };
+            uses.add(&api::ACTIONS[value.rem_euclid(6) as usize]);
+        }
+    }
+    uses
+}
+
+/// The C runtime `uses` reaches, markers dropped.
+pub fn c_runtime(uses: &Uses) -> String {
+    Runtime::parse(C_RUNTIME, Markers::C)
+        .expect("the C runtime's section markers parse")
+        .select(uses)
+}
+
+/// The Rust runtime, its unit tests dropped.
+fn rust_sections() -> Runtime<'static> {
+    Runtime::parse(codegen::without_tests(RUST_RUNTIME), Markers::Rust)
+        .expect("the Rust runtime's section markers parse")
+}
+
+/// The Rust runtime `uses` reaches.
+pub fn rust_runtime(uses: &Uses) -> String {
+    rust_sections().select(uses)
+}
 
 /// Numbers as initialiser lines of at most 16 values.
 fn number_lines(values: &[i32], indent: &str) -> String {
@@ -72,13 +138,11 @@ struct CProgram {
     cases: Vec<Case>,
 }
 
+/// The program's Rust items (data, the move loop, `run`), which
+/// `codegen::rust` lays out as a file, a module or a crate.
 #[derive(Template)]
 #[template(path = "finvara/rust/program.rs", escape = "none")]
-struct RustProgram {
-    header: String,
-    summary: String,
-    runtime: String,
-    inline_runtime: bool,
+struct RustItems {
     arrays: Vec<DataArray>,
     kinds: Vec<String>,
     nkinds: usize,
@@ -86,8 +150,12 @@ struct RustProgram {
     height: usize,
     cells: String,
     cases: Vec<Case>,
-    input: &'static str,
-    output: &'static str,
+    run_doc: &'static str,
+    run_signature: String,
+    /// `Game::read_from`, when an action reads.
+    read_from: Option<&'static str>,
+    /// `Game::write_to`, when an action prints or reads.
+    write_to: Option<&'static str>,
 }
 
 /// The second line of the header (the first is [`codegen::header`]).
@@ -165,7 +233,7 @@ enum MoveOp {
 }
 
 /// One case per move, its lines spelt by `lines`.
-fn cases(program: &Program, lines: impl Fn(MoveOp) -> Vec<String>) -> Vec<Case> {
+fn cases(program: &Program, mut lines: impl FnMut(MoveOp) -> Vec<String>) -> Vec<Case> {
     program
         .moves
         .iter()
@@ -235,6 +303,7 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
         });
         kinds.push("{INT64_C(0), 0, 0, {icp_code_none, icp_code_none}}, /* unused */".to_string());
     }
+    let mut uses = uses(program);
     let cases = cases(program, |op| match op {
         MoveOp::Step {
             turn,
@@ -243,8 +312,10 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             skip_to,
             next,
         } => vec![format!(
-            "icp_pc = (!icp_step(g, {turn}, {colour}, {}) && icp_skip(g)) ? {skip_to} : {next};",
-            args.join(", ")
+            "icp_pc = (!{}(g, {turn}, {colour}, {}) && {}(g)) ? {skip_to} : {next};",
+            uses.c(&api::STEP),
+            args.join(", "),
+            uses.c(&api::SKIP)
         )],
         MoveOp::Place {
             colour,
@@ -252,15 +323,14 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             square,
             target,
         } => vec![
-            format!("icp_place(g, {colour}, {kind}, {square});"),
+            format!("{}(g, {colour}, {kind}, {square});", uses.c(&api::PLACE)),
             format!("icp_pc = {target};"),
         ],
     });
     let view = CProgram {
         header: codegen::header(NAME, file_name),
         summary: summary(program),
-        runtime: crate::codegen::sections::whole(C_RUNTIME, crate::codegen::sections::Markers::C)
-            .expect("the C runtime's section markers parse"),
+        runtime: c_runtime(&uses),
         nkinds: kinds.len(),
         arrays,
         kinds,
@@ -273,9 +343,9 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
     codegen::render(&view, Syntax::C)
 }
 
-/// Generated Rust: one `main.rs` with the runtime inlined (`single_file`),
-/// or the `src/main.rs` of a crate, which declares `mod icp_rt;`.
-pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> String {
+/// Generated Rust: the program's items and the runtime it uses, for
+/// `codegen::rust` to lay out as a file, a module or a crate.
+pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
     let mut arrays = code_arrays(program, true);
     for (a, values) in arrays.iter_mut().zip(code_values(program)) {
         let items: Vec<String> = values.iter().map(i32::to_string).collect();
@@ -302,10 +372,7 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
             )
         })
         .collect::<Vec<_>>();
-    let has_steps = program
-        .moves
-        .iter()
-        .any(|m| matches!(m.action, Action::Step { .. }));
+    let mut uses = uses(program);
     let cases = cases(program, |op| match op {
         MoveOp::Step {
             turn,
@@ -315,8 +382,10 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
             next,
         } => vec![
             format!(
-                "if !game.step({turn}, {colour}, [{}], input, output)? && game.skip() {{",
-                args.join(", ")
+                "if !game.{}({turn}, {colour}, [{}])? && game.{}() {{",
+                method(uses.rust(&api::STEP)),
+                args.join(", "),
+                method(uses.rust(&api::SKIP))
             ),
             format!("    {skip_to}"),
             "} else {".to_string(),
@@ -329,15 +398,22 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
             square,
             target,
         } => vec![
-            format!("game.place({colour}, {kind}, {square});"),
+            format!(
+                "game.{}({colour}, {kind}, {square});",
+                method(uses.rust(&api::PLACE))
+            ),
             format!("{target}"),
         ],
     });
-    let view = RustProgram {
-        header: codegen::header(NAME, file_name),
-        summary: summary(program),
-        runtime: codegen::inline_runtime(RUST_RUNTIME),
-        inline_runtime: single_file,
+    // The game is handed the streams its actions use.
+    let reached = rust_sections().reach(&uses);
+    let read_from = reached
+        .contains(api::INPUT.section)
+        .then(|| method(uses.rust(&api::INPUT)));
+    let write_to = reached
+        .contains(api::OUTPUT.section)
+        .then(|| method(uses.rust(&api::OUTPUT)));
+    let items = RustItems {
         nkinds: kinds.len(),
         arrays,
         kinds,
@@ -345,8 +421,36 @@ pub fn emit_rust(program: &Program, file_name: &str, single_file: bool) -> Strin
         height: program.height,
         cells,
         cases,
-        input: if has_steps { "input" } else { "_input" },
-        output: if has_steps { "output" } else { "_output" },
+        run_doc: RUN_DOC,
+        run_signature: run_signature(
+            Streams::Plain,
+            if read_from.is_some() {
+                "mut input"
+            } else {
+                "_input"
+            },
+            "output",
+        ),
+        read_from,
+        write_to,
     };
-    codegen::render(&view, Syntax::Rust)
+    RustProgram {
+        language: NAME,
+        source_name: file_name.to_string(),
+        about: vec![
+            summary(program),
+            "The moves are the arms of the match in `icp_run`, each under its source line.".into(),
+        ],
+        runtime: rust_runtime(&uses),
+        items: codegen::render(&items, Syntax::Rust),
+        main: None,
+        crate_main: None,
+        crate_api: String::new(),
+        crate_doc: Vec::new(),
+    }
+}
+
+/// The method name of a `Game::name` path of the table.
+fn method(path: &'static str) -> &'static str {
+    path.rsplit("::").next().unwrap_or(path)
 }

@@ -1,7 +1,10 @@
 /* Finvara board runtime of icp2c (C99, libc only). A port of its Rust
  * board runtime with the same data layout, algorithms and messages: see that file for
  * the path program format. Spec: finvara.md section 2.1 (paths), 4 (holes
- * and stacks), 5 (moves), 5.4 (attacks and the end of the game). */
+ * and stacks), 5 (moves), 5.4 (attacks and the end of the game).
+ * Cut into the same sections as the Rust runtime (see its module doc). */
+/* @section core: prelude_stdout prelude_write_failure prelude_realloc */
+/* @end core */
 
 #define ICP_OP_END 0
 #define ICP_OP_LEAP 1
@@ -37,11 +40,37 @@
 #define ICP_F_PROMOTED 2
 
 /* "\302\247" is the section sign in UTF-8. */
+/* @section input */
 #define ICP_NOT_A_NUMBER "input is not a number (\302\2474)"
 #define ICP_OUT_OF_RANGE "input number is outside the signed 64-bit range (\302\2474)"
 #define ICP_CANNOT_READ "cannot read standard input"
+/* @end input */
 #define ICP_CANNOT_WRITE "cannot write standard output"
 #define ICP_NO_MEMORY "memory exhausted"
+/* @section act_add */
+/* Section 4 action 0: the top two numbers (popped) are added, the sum pushed. */
+#define ICP_ACT_ADD 0
+/* @end act_add */
+/* @section act_sub */
+/* Section 4 action 1: the top number minus the next (both popped) is pushed. */
+#define ICP_ACT_SUB 1
+/* @end act_sub */
+/* @section act_eq */
+/* Section 4 action 2: 1 is pushed when the top two (popped) are equal, else 0. */
+#define ICP_ACT_EQ 2
+/* @end act_eq */
+/* @section act_read */
+/* Section 4 action 3: a number read from the input is pushed (-1 at its end). */
+#define ICP_ACT_READ 3
+/* @end act_read */
+/* @section act_print */
+/* Section 4 action 4: the top number is printed, and stays. */
+#define ICP_ACT_PRINT 4
+/* @end act_print */
+/* @section act_pop */
+/* Section 4 action 5: the top number is popped. */
+#define ICP_ACT_POP 5
+/* @end act_pop */
 
 typedef struct {
     int64_t value;
@@ -150,6 +179,7 @@ static void icp_vec_copy(icp_game *g, icp_vec *dst, const int32_t *src, size_t n
     dst->len = n;
 }
 
+/* @section step */
 static void icp_stack_push(icp_game *g, icp_stack *s, int64_t x) {
     if (s->len == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 16;
@@ -171,10 +201,15 @@ static int64_t icp_top(const icp_game *g, int colour) {
     return s->len ? s->data[s->len - 1] : 0;
 }
 
+/* @end step */
+/* @section pop */
+
 static int64_t icp_pop(icp_game *g, int colour) {
     icp_stack *s = &g->stacks[colour];
     return s->len ? s->data[--s->len] : 0;
 }
+/* @end pop */
+/* @section wrap */
 
 /* Two's complement wrap without relying on implementation-defined casts. */
 static int64_t icp_wrap(uint64_t u) {
@@ -183,6 +218,7 @@ static int64_t icp_wrap(uint64_t u) {
     }
     return -(int64_t)(~u) - 1;
 }
+/* @end wrap */
 
 static uint32_t icp_hash(const int32_t *w, size_t n) {
     uint32_t h = 2166136261u;
@@ -706,6 +742,7 @@ static int icp_explore(const icp_search *s, icp_game *g, int32_t kind) {
     return 0;
 }
 
+/* @section step */
 static int64_t icp_value(const icp_game *g, int32_t kind, int32_t sq) {
     const icp_kind *k = &g->kinds[kind];
     if (k->value_of == ICP_VALUE_X) {
@@ -716,6 +753,7 @@ static int64_t icp_value(const icp_game *g, int32_t kind, int32_t sq) {
     }
     return k->value;
 }
+/* @end step */
 
 /* Whether a piece of colour `by` attacks `sq` on `board` (section 5.4). */
 static int icp_attacked(icp_game *g, const int32_t *board, int32_t sq, int32_t by) {
@@ -743,6 +781,7 @@ static int icp_attacked(icp_game *g, const int32_t *board, int32_t sq, int32_t b
     return 0;
 }
 
+/* @section step */
 static int icp_royal_attacked(icp_game *g, const int32_t *board, int32_t colour) {
     int32_t s;
     for (s = 0; s < g->ncells; s++) {
@@ -754,8 +793,9 @@ static int icp_royal_attacked(icp_game *g, const int32_t *board, int32_t colour)
     }
     return 0;
 }
+/* @end step */
 
-void icp_game_init(icp_game *g, const icp_kind *kinds, int32_t nkinds, int32_t width, int32_t height,
+static void icp_game_init(icp_game *g, const icp_kind *kinds, int32_t nkinds, int32_t width, int32_t height,
                    const int32_t *cells) {
     memset(g, 0, sizeof *g);
     icp_stdout_setup(0);
@@ -775,7 +815,7 @@ void icp_game_init(icp_game *g, const icp_kind *kinds, int32_t nkinds, int32_t w
 
 /* Section 5.4: a player whose royal pieces are all attacked, or who has none,
  * has lost. */
-int icp_game_over(icp_game *g) {
+static int icp_game_over(icp_game *g) {
     int32_t colour;
     int over = 0;
     if (g->over >= 0) {
@@ -804,18 +844,24 @@ int icp_game_over(icp_game *g) {
     return over;
 }
 
+/* @section step */
+
 /* Section 5.1: an invalid move skips the next one when both tops are non-zero. */
-int icp_skip(const icp_game *g) {
+static int icp_skip(const icp_game *g) {
     return icp_top(g, 0) != 0 && icp_top(g, 1) != 0;
 }
+/* @end step */
+/* @section place */
 
 /* Section 5.3: puts a piece on an empty square. */
-void icp_place(icp_game *g, int colour, int32_t kind, int32_t sq) {
+static void icp_place(icp_game *g, int colour, int32_t kind, int32_t sq) {
     if (g->board[sq] == ICP_EMPTY) {
         g->board[sq] = 1 + 2 * kind + colour;
         g->over = -1;
     }
 }
+/* @end place */
+/* @section input: wrap */
 
 static int icp_is_blank(int c) {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == 0x0b || c == 0x0c;
@@ -882,44 +928,72 @@ static int64_t icp_read_number(icp_game *g) {
     return negative ? icp_wrap(0 - magnitude) : (int64_t)magnitude;
 }
 
-/* Section 4: the stack action of a piece that fell into a hole. */
+/* @end input */
+/* @section output */
+
+/* Section 4 action 4: prints v and a newline on standard output. */
+static void icp_print_number(icp_game *g, int64_t v) {
+    if (printf("%" PRId64 "\n", v) < 0) {
+        icp_fail(g, ICP_CANNOT_WRITE);
+    }
+}
+/* @end output */
+/* @section holes: step */
+
+/* Section 4: the stack action of a piece that fell into a hole (the
+ * piece's value mod 6); colour is the mover's. A program carries the
+ * actions its pieces' values can give. */
 static void icp_hole_action(icp_game *g, int64_t action, int colour) {
-    int64_t a;
-    int64_t b;
     switch (action) {
-    case 0:
-        a = icp_pop(g, colour);
-        b = icp_pop(g, colour);
+    /* @section act_add: holes pop wrap */
+    case ICP_ACT_ADD: {
+        int64_t a = icp_pop(g, colour);
+        int64_t b = icp_pop(g, colour);
         icp_stack_push(g, &g->stacks[colour], icp_wrap((uint64_t)a + (uint64_t)b));
         break;
-    case 1:
-        a = icp_pop(g, colour);
-        b = icp_pop(g, colour);
+    }
+    /* @end act_add */
+    /* @section act_sub: holes pop wrap */
+    case ICP_ACT_SUB: {
+        int64_t a = icp_pop(g, colour);
+        int64_t b = icp_pop(g, colour);
         icp_stack_push(g, &g->stacks[colour], icp_wrap((uint64_t)a - (uint64_t)b));
         break;
-    case 2:
-        a = icp_pop(g, colour);
-        b = icp_pop(g, colour);
+    }
+    /* @end act_sub */
+    /* @section act_eq: holes pop */
+    case ICP_ACT_EQ: {
+        int64_t a = icp_pop(g, colour);
+        int64_t b = icp_pop(g, colour);
         icp_stack_push(g, &g->stacks[colour], a == b ? 1 : 0);
         break;
-    case 3:
-        a = icp_read_number(g);
-        icp_stack_push(g, &g->stacks[colour], a);
+    }
+    /* @end act_eq */
+    /* @section act_read: holes input */
+    case ICP_ACT_READ:
+        icp_stack_push(g, &g->stacks[colour], icp_read_number(g));
         break;
-    case 4:
-        if (printf("%" PRId64 "\n", icp_top(g, colour)) < 0) {
-            icp_fail(g, ICP_CANNOT_WRITE);
-        }
+    /* @end act_read */
+    /* @section act_print: holes output */
+    case ICP_ACT_PRINT:
+        icp_print_number(g, icp_top(g, colour));
         break;
-    default:
+    /* @end act_print */
+    /* @section act_pop: holes pop */
+    case ICP_ACT_POP:
         icp_pop(g, colour);
+        break;
+    /* @end act_pop */
+    default:
         break;
     }
 }
+/* @end holes */
+/* @section step */
 
 /* Section 5.1: the move `kind from -> to` (`= promo` when promo >= 0).
  * Returns 1 when valid (and made), 0 when invalid (nothing changed). */
-int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from, int32_t to, int32_t promo) {
+static int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from, int32_t to, int32_t promo) {
     icp_search se;
     int32_t hole;
     int32_t ncaps;
@@ -973,6 +1047,7 @@ int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from,
     g->board = g->next_board;
     g->next_board = swap;
     g->over = -1;
+    /* @section holes */
     if (hole >= 0) {
         int64_t v = icp_value(g, new_kind, hole) % 6;
         if (v < 0) {
@@ -980,5 +1055,7 @@ int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from,
         }
         icp_hole_action(g, v, colour);
     }
+    /* @end holes */
     return 1;
 }
+/* @end step */

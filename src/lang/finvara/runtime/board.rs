@@ -7,6 +7,16 @@
 //!
 //! std only, no unsafe, no panicking calls, edition-2021 syntax.
 //!
+//! # Sections
+//! Marker comments cut this file (and board.c) into sections, so that a
+//! generated program carries only what it uses (the table of entry points
+//! is `api.rs`): `step` (§5.1 moves), `holes` (§4: a piece that ends in a
+//! hole) with one section per stack action (`act_add`, `act_sub`,
+//! `act_eq`, `act_read`, `act_print`, `act_pop`), `input` and `output`
+//! (the streams the actions use), `place` (§5.3 `checks turn`) and
+//! `interpreter` (what only icp2c itself uses). The rest is the core:
+//! the board, the path search and the end of the game (§5.4).
+//!
 //! # Data layout
 //! - Squares are indices `(row - 1) * width + (column - 1)`, row 1 (`a`) at
 //!   the bottom (§3). Comparing indices compares (row, column), which is the
@@ -53,7 +63,12 @@
 //!   2^25 paths).
 
 use std::collections::HashSet;
-use std::io::{BufRead, Write};
+// @section input
+use std::io::BufRead;
+// @end input
+// @section output
+use std::io::Write;
+// @end output
 
 /// The path ends.
 pub const OP_END: i32 = 0;
@@ -88,8 +103,10 @@ pub const HOLE: i32 = -1;
 /// An empty cell.
 pub const EMPTY: i32 = 0;
 
+// @section interpreter: piece step place holes output input
 /// A kind's value is its number.
 pub const VALUE_INT: i32 = 0;
+// @end interpreter
 /// A kind's value is the square's x (column), §2 `x`.
 pub const VALUE_X: i32 = 1;
 /// A kind's value is the square's y (row), §2 `y`.
@@ -122,10 +139,18 @@ pub struct Kind<'a> {
     pub code: [&'a [i32]; 2],
 }
 
+// @section piece
+// @section step
+/// A move as [`Game::step`] takes it: kind, from, to (squares) and the
+/// kind to promote into (-1: none).
+pub type Move = [i32; 4];
+// @end step
+
 /// The cell value of a piece.
 pub fn piece(kind: i32, colour: i32) -> i32 {
     1 + 2 * kind + colour
 }
+// @end piece
 
 /// "W" or "B".
 pub fn colour_name(colour: usize) -> &'static str {
@@ -135,15 +160,42 @@ pub fn colour_name(colour: usize) -> &'static str {
     }
 }
 
+// @section act_add
+/// §4 action 0: the top two numbers (popped) are added, the sum pushed.
+const ACT_ADD: i64 = 0;
+// @end act_add
+// @section act_sub
+/// §4 action 1: the top number minus the next (both popped) is pushed.
+const ACT_SUB: i64 = 1;
+// @end act_sub
+// @section act_eq
+/// §4 action 2: 1 is pushed when the top two (popped) are equal, else 0.
+const ACT_EQ: i64 = 2;
+// @end act_eq
+// @section act_read
+/// §4 action 3: a number read from the input is pushed (-1 at its end).
+const ACT_READ: i64 = 3;
+// @end act_read
+// @section act_print
+/// §4 action 4: the top number is printed, and stays.
+const ACT_PRINT: i64 = 4;
+// @end act_print
+// @section act_pop
+/// §4 action 5: the top number is popped.
+const ACT_POP: i64 = 5;
+// @end act_pop
+
 /// The cause of a runtime error (§6); its text is [`Fault::cause`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
+    // @section input
     /// Input text that is not an integer (§4).
     NotANumber,
     /// Input beyond 64 bits (§4).
     OutOfRange,
     /// Standard input failed.
     CannotRead,
+    // @end input
     /// Standard output failed.
     CannotWrite,
     /// An allocation failed.
@@ -154,9 +206,11 @@ impl Fault {
     /// The text of the cause, as every back end prints it.
     pub fn cause(self) -> &'static str {
         match self {
+            // @section input
             Fault::NotANumber => NOT_A_NUMBER,
             Fault::OutOfRange => OUT_OF_RANGE,
             Fault::CannotRead => CANNOT_READ,
+            // @end input
             Fault::CannotWrite => CANNOT_WRITE,
             Fault::NoMemory => NO_MEMORY,
         }
@@ -206,12 +260,14 @@ fn fault(turn: u64, colour: usize, fault: Fault) -> RuntimeError {
     }
 }
 
+// @section input
 /// Input text that is not an integer (§4).
 pub const NOT_A_NUMBER: &str = "input is not a number (§4)";
 /// Input beyond 64 bits (§4).
 pub const OUT_OF_RANGE: &str = "input number is outside the signed 64-bit range (§4)";
 /// Standard input failed.
 pub const CANNOT_READ: &str = "cannot read standard input";
+// @end input
 /// Standard output failed.
 pub const CANNOT_WRITE: &str = "cannot write standard output";
 /// An allocation failed (§6: a runtime error, exit status 1, as in C).
@@ -751,6 +807,15 @@ pub struct Game<'a> {
     /// them (§6), also one met while checking the end of the game.
     turn: u64,
     colour: usize,
+    // @section input
+    /// Where action 3 reads numbers (§4): [`Game::read_from`].
+    input: Option<&'a mut dyn BufRead>,
+    // @end input
+    // @section output
+    /// Where action 4 prints (§4), flushed before action 3 reads:
+    /// [`Game::write_to`].
+    output: Option<&'a mut dyn Write>,
+    // @end output
 }
 
 impl<'a> Game<'a> {
@@ -767,8 +832,39 @@ impl<'a> Game<'a> {
             scratch: Scratch::default(),
             turn: 0,
             colour: 0,
+            // @section input
+            input: None,
+            // @end input
+            // @section output
+            output: None,
+            // @end output
         }
     }
+    // @section input
+
+    /// Action 3 (§4) reads its numbers from `input`.
+    pub fn read_from(&mut self, input: &'a mut dyn BufRead) {
+        self.input = Some(input);
+    }
+    // @end input
+    // @section output
+
+    /// Action 4 (§4) prints on `output`, and action 3 flushes it first.
+    pub fn write_to(&mut self, output: &'a mut dyn Write) {
+        self.output = Some(output);
+    }
+    // @end output
+    // @section act_print
+
+    /// §4 action 4: prints `v` and a newline on the output.
+    fn print_number(&mut self, v: i64) -> Result<(), Fault> {
+        match self.output.as_mut() {
+            Some(output) => writeln!(output, "{v}").map_err(|_| Fault::CannotWrite),
+            None => Ok(()),
+        }
+    }
+    // @end act_print
+    // @section interpreter
 
     /// The cells, row 1 first.
     pub fn board(&self) -> &[i32] {
@@ -780,12 +876,18 @@ impl<'a> Game<'a> {
         &self.stacks[colour]
     }
 
+    /// Flushes the output ([`Game::write_to`]) before a trace line is
+    /// written elsewhere; a failure shows at the end of the run.
+    pub fn flush_output(&mut self) {
+        if let Some(output) = self.output.as_mut() {
+            let _ = output.flush();
+        }
+    }
+    // @end interpreter
+    // @section step: piece
+
     fn top(&self, colour: usize) -> i64 {
         self.stacks[colour].last().copied().unwrap_or(0)
-    }
-
-    fn pop(&mut self, colour: usize) -> i64 {
-        self.stacks[colour].pop().unwrap_or(0)
     }
 
     /// Pushes `v` on the stack of `colour`; a stack that cannot grow is
@@ -834,6 +936,7 @@ impl<'a> Game<'a> {
         }
         Ok(false)
     }
+    // @end step
 
     /// True when a player has lost (§5.4): all of its royal pieces are
     /// attacked, or it has none. Checked before every move. Err(line):
@@ -877,25 +980,22 @@ impl<'a> Game<'a> {
         Ok(over)
     }
 
+    // @section place
+
     /// §5.3: puts a piece on `sq` when it is empty.
     pub fn place(&mut self, colour: usize, kind: usize, sq: usize) {
         if self.board[sq] == EMPTY {
-            self.board[sq] = piece(kind as i32, colour as i32);
+            self.board[sq] = 1 + 2 * kind as i32 + colour as i32;
             self.over = None;
         }
     }
+    // @end place
+    // @section step
 
     /// §5.1: the move `kind from -> to` (`= promo` when `promo >= 0`) of
     /// `colour` in turn `turn`. Ok(true) when valid (and made), Ok(false)
     /// when invalid (nothing changed), Err(line) on a runtime error.
-    pub fn step(
-        &mut self,
-        turn: u64,
-        colour: usize,
-        mv: [i32; 4],
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> Result<bool, RuntimeError> {
+    pub fn step(&mut self, turn: u64, colour: usize, mv: Move) -> Result<bool, RuntimeError> {
         let [kind, from, to, promo] = mv;
         self.turn = turn;
         self.colour = colour;
@@ -956,55 +1056,78 @@ impl<'a> Game<'a> {
         }
         self.next = std::mem::replace(&mut self.board, board);
         self.over = None;
+        // @section holes
         if hole >= 0 {
             let v = self.value(new_kind as usize, hole);
-            self.hole_action(v.rem_euclid(6), colour, input, output)
+            self.hole_action(v.rem_euclid(6), colour)
                 .map_err(|cause| fault(turn, colour, cause))?;
         }
+        // @end holes
         Ok(true)
     }
+    // @end step
+    // @section pop
 
-    /// §4: the stack action of a piece that fell into a hole.
-    fn hole_action(
-        &mut self,
-        action: i64,
-        colour: usize,
-        input: &mut dyn BufRead,
-        output: &mut dyn Write,
-    ) -> Result<(), Fault> {
+    fn pop(&mut self, colour: usize) -> i64 {
+        self.stacks[colour].pop().unwrap_or(0)
+    }
+    // @end pop
+    // @section holes: step
+
+    /// §4: the stack action of a piece that fell into a hole (the
+    /// piece's value mod 6); `colour` is the mover's. A program carries
+    /// the actions its pieces' values can give.
+    fn hole_action(&mut self, action: i64, colour: usize) -> Result<(), Fault> {
         match action {
-            0 => {
+            // @section act_add: holes pop
+            ACT_ADD => {
                 let a = self.pop(colour);
                 let b = self.pop(colour);
                 self.push(colour, a.wrapping_add(b))?;
             }
-            1 => {
+            // @end act_add
+            // @section act_sub: holes pop
+            ACT_SUB => {
                 let a = self.pop(colour);
                 let b = self.pop(colour);
                 self.push(colour, a.wrapping_sub(b))?;
             }
-            2 => {
+            // @end act_sub
+            // @section act_eq: holes pop
+            ACT_EQ => {
                 let a = self.pop(colour);
                 let b = self.pop(colour);
                 self.push(colour, i64::from(a == b))?;
             }
-            3 => {
-                output.flush().map_err(|_| Fault::CannotWrite)?;
-                let v = read_number(input)?;
+            // @end act_eq
+            // @section act_read: holes input output
+            ACT_READ => {
+                if let Some(output) = self.output.as_mut() {
+                    output.flush().map_err(|_| Fault::CannotWrite)?;
+                }
+                let v = match self.input.as_mut() {
+                    Some(input) => read_number(&mut **input)?,
+                    None => -1,
+                };
                 self.push(colour, v)?;
             }
-            4 => {
-                let v = self.top(colour);
-                writeln!(output, "{}", v).map_err(|_| Fault::CannotWrite)?;
-            }
-            _ => {
+            // @end act_read
+            // @section act_print: holes output
+            ACT_PRINT => self.print_number(self.top(colour))?,
+            // @end act_print
+            // @section act_pop: holes pop
+            ACT_POP => {
                 self.pop(colour);
             }
+            // @end act_pop
+            _ => {}
         }
         Ok(())
     }
+    // @end holes
 }
 
+// @section input
 fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
 }
@@ -1087,3 +1210,4 @@ pub fn read_number(input: &mut dyn BufRead) -> Result<i64, Fault> {
         Ok(magnitude as i64)
     }
 }
+// @end input

@@ -1,0 +1,98 @@
+//! The Finvara runtime's entry points: what generated programs call or
+//! need, one row each, with the section of `board.rs` and `board.c` that
+//! holds it (`crate::codegen::sections`). The back ends spell these
+//! through [`Uses`](crate::codegen::sections::Uses), so a generated
+//! program carries exactly the sections it reaches; the core (the board,
+//! the path search, the end of the game, §2.1 and §5.4) is in every
+//! program.
+
+use crate::codegen::sections::Entry;
+
+/// §5.1: a move (`Turn N C: k a1 -> b2`), made when it is valid.
+pub const STEP: Entry = Entry {
+    name: "step",
+    rust: "Game::step",
+    c: "icp_step",
+    section: "step",
+};
+
+/// §5.1: whether an invalid move skips the next one.
+pub const SKIP: Entry = Entry {
+    name: "skip",
+    rust: "Game::skip",
+    c: "icp_skip",
+    section: "step",
+};
+
+/// §5.3: `checks turn`, placing a piece.
+pub const PLACE: Entry = Entry {
+    name: "place",
+    rust: "Game::place",
+    c: "icp_place",
+    section: "place",
+};
+
+/// Where action 3 reads: Rust hands the game its input stream, C reads
+/// standard input (§4).
+pub const INPUT: Entry = Entry {
+    name: "input",
+    rust: "Game::read_from",
+    c: "icp_read_number",
+    section: "input",
+};
+
+/// Where action 4 prints: Rust hands the game its output stream, C
+/// prints on standard output (§4).
+pub const OUTPUT: Entry = Entry {
+    name: "output",
+    rust: "Game::write_to",
+    c: "icp_print_number",
+    section: "output",
+};
+
+/// §4 actions 0 to 5, in order: what a piece that falls into a hole does
+/// to its colour's stack, chosen by its value mod 6.
+pub const ACTIONS: [Entry; 6] = [
+    Entry {
+        name: "add",
+        rust: "ACT_ADD",
+        c: "ICP_ACT_ADD",
+        section: "act_add",
+    },
+    Entry {
+        name: "subtract",
+        rust: "ACT_SUB",
+        c: "ICP_ACT_SUB",
+        section: "act_sub",
+    },
+    Entry {
+        name: "compare",
+        rust: "ACT_EQ",
+        c: "ICP_ACT_EQ",
+        section: "act_eq",
+    },
+    Entry {
+        name: "read",
+        rust: "ACT_READ",
+        c: "ICP_ACT_READ",
+        section: "act_read",
+    },
+    Entry {
+        name: "print",
+        rust: "ACT_PRINT",
+        c: "ICP_ACT_PRINT",
+        section: "act_print",
+    },
+    Entry {
+        name: "pop",
+        rust: "ACT_POP",
+        c: "ICP_ACT_POP",
+        section: "act_pop",
+    },
+];
+
+/// Every entry point.
+pub const ENTRIES: [Entry; 11] = [
+    STEP, SKIP, PLACE, INPUT, OUTPUT, ACTIONS[0], ACTIONS[1], ACTIONS[2], ACTIONS[3], ACTIONS[4],
+    ACTIONS[5],
+];
