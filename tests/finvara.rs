@@ -631,7 +631,7 @@ fn generated_code_is_deterministic_and_comments_are_safe() {
     // One case per move, each with its source line in a comment.
     let program_part = &c1[c1.find("---- the program ----").unwrap()..];
     assert_eq!(
-        program_part.matches("        case ").count(),
+        program_part.matches("\n    case ").count(),
         checked.program.moves.len()
     );
     assert!(c1.contains("case 0: /* line 27: Turn 1 W: r b1 -> a1 */"));

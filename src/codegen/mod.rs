@@ -9,6 +9,7 @@
 //! a crate's files are laid out ([`crate_files`]).
 
 pub mod cargo;
+pub mod chunks;
 pub mod escape;
 pub mod layout;
 pub mod literal;

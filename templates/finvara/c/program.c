@@ -20,26 +20,17 @@ static const int32_t icp_cells[{{ ncells }}] = {
 {{ cells }}
 };
 
+{{ moves }}
+
 int main(void) {
     static icp_game icp_game_state;
     icp_game *g = &icp_game_state;
     long icp_pc = 0;
-    int icp_running = 1;
     icp_game_init(g, icp_kinds, {{ nkinds }}, {{ width }}, {{ height }}, icp_cells);
-    /* Section 5.4: the game is checked before every move, and before the first. */
-    while (icp_running && !icp_game_over(g)) {
-        switch (icp_pc) {
-{%- for c in cases %}
-        case {{ c.index }}: /* {{ c.comment }} */
-{%- for l in c.lines %}
-            {{ l }}
-{%- endfor %}
-            break;
-{%- endfor %}
-        default:
-            icp_running = 0;
-            break;
-        }
+    /* Section 5.4: the game is checked before every move, and before the
+     * first; a move number past the last ends the program. */
+    while (icp_pc >= 0 && !icp_game_over(g)) {
+        icp_pc = icp_move(g, icp_pc);
     }
     if (fflush(stdout) != 0) {
         fputs("error: cannot write standard output\n", stderr);

@@ -12,28 +12,16 @@ static ICP_KINDS: [icp_rt::Kind<'static>; {{ nkinds }}] = [
 // {{ width }} columns x {{ height }} rows, row a (1) first
 {{ cells }}
 
+{{ moves }}
+
 /// Runs the moves; Err holds the runtime error (§6).
 fn icp_run(game: &mut icp_rt::Game<'_>) -> Result<(), icp_rt::RuntimeError> {
-{%- if cases.is_empty() %}
-    // No moves: the game is still checked once (§5.4).
-    game.game_over()?;
-{%- else %}
     let mut pc: usize = 0;
-    // §5.4: the game is checked before every move, and before the first.
-    while !game.game_over()? {
-        pc = match pc {
-{%- for c in cases %}
-            // {{ c.comment }}
-            {{ c.index }} => {
-{%- for l in c.lines %}
-                {{ l }}
-{%- endfor %}
-            }
-{%- endfor %}
-            _ => break,
-        };
+    // §5.4: the game is checked before every move, and before the first;
+    // a move number past the last ends the program.
+    while pc != usize::MAX && !game.game_over()? {
+        pc = icp_move(game, pc)?;
     }
-{%- endif %}
     Ok(())
 }
 

@@ -9,8 +9,9 @@
 
 use super::ir::{Action, Program, Value};
 use super::runtime::api;
+use crate::codegen::chunks::{Case, Dense};
 use crate::codegen::escape::comment;
-use crate::codegen::layout;
+use crate::codegen::layout::{self, Expr};
 use crate::codegen::rust::{RUN_DOC, RustProgram, Streams, run_signature};
 use crate::codegen::sections::{Markers, Runtime, Uses};
 use crate::codegen::{self, Syntax, literal};
@@ -54,8 +55,7 @@ pub fn uses(program: &Program) -> Uses {
     if !steps {
         return uses;
     }
-    uses.add(&api::STEP);
-    uses.add(&api::SKIP);
+    uses.add(&api::PLAY);
     let width = program.width.max(1);
     for (square, _) in program
         .cells
@@ -115,13 +115,6 @@ struct DataArray {
     body: String,
 }
 
-/// One case of the move loop.
-struct Case {
-    index: usize,
-    comment: String,
-    lines: Vec<String>,
-}
-
 #[derive(Template)]
 #[template(path = "finvara/c/program.c", escape = "none")]
 struct CProgram {
@@ -135,7 +128,8 @@ struct CProgram {
     height: usize,
     cells: String,
     ncells: usize,
-    cases: Vec<Case>,
+    /// `icp_move`: the moves as a `switch` ([`chunks::Dense`]).
+    moves: String,
 }
 
 /// The program's Rust items (data, the move loop, `run`), which
@@ -149,7 +143,8 @@ struct RustItems {
     width: usize,
     height: usize,
     cells: String,
-    cases: Vec<Case>,
+    /// `icp_move`: the moves as a `match` ([`chunks::Dense`]).
+    moves: String,
     run_doc: &'static str,
     run_signature: String,
     /// `Game::read_from`, when an action reads.
@@ -233,7 +228,7 @@ enum MoveOp {
 }
 
 /// One case per move, its lines spelt by `lines`.
-fn cases(program: &Program, mut lines: impl FnMut(MoveOp) -> Vec<String>) -> Vec<Case> {
+fn cases(program: &Program, mut lines: impl FnMut(usize, MoveOp) -> Vec<String>) -> Vec<Case> {
     program
         .moves
         .iter()
@@ -270,9 +265,9 @@ fn cases(program: &Program, mut lines: impl FnMut(MoveOp) -> Vec<String>) -> Vec
                 },
             };
             Case {
-                index: i,
+                pc: i,
                 comment: move_comment(program, i),
-                lines: lines(op),
+                lines: lines(i, op),
             }
         })
         .collect()
@@ -304,7 +299,7 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
         kinds.push("{INT64_C(0), 0, 0, {icp_code_none, icp_code_none}}, /* unused */".to_string());
     }
     let mut uses = uses(program);
-    let cases = cases(program, |op| match op {
+    let cases = cases(program, |_, op| match op {
         MoveOp::Step {
             turn,
             colour,
@@ -312,10 +307,9 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             skip_to,
             next,
         } => vec![format!(
-            "icp_pc = (!{}(g, {turn}, {colour}, {}) && {}(g)) ? {skip_to} : {next};",
-            uses.c(&api::STEP),
+            "return {}(g, {turn}, {colour}, {}, {skip_to}, {next});",
+            uses.c(&api::PLAY),
             args.join(", "),
-            uses.c(&api::SKIP)
         )],
         MoveOp::Place {
             colour,
@@ -324,9 +318,24 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             target,
         } => vec![
             format!("{}(g, {colour}, {kind}, {square});", uses.c(&api::PLACE)),
-            format!("icp_pc = {target};"),
+            format!("return {target};"),
         ],
     });
+    let moves = Dense {
+        name: "icp_move".into(),
+        doc: vec![
+            "Makes move icp_pc (section 5); returns the number of the move".into(),
+            "to make next, or -1 past the last.".into(),
+        ],
+        returns: "long".into(),
+        params: "icp_game *g, long icp_pc".into(),
+        args: "g, icp_pc".into(),
+        pc: "icp_pc".into(),
+        default: "return -1;".into(),
+        wrap: String::new(),
+        cases,
+    }
+    .c();
     let view = CProgram {
         header: codegen::header(NAME, file_name),
         summary: summary(program),
@@ -338,7 +347,7 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
         height: program.height,
         cells: number_lines(&program.cells, "    "),
         ncells: program.cells.len(),
-        cases,
+        moves,
     };
     codegen::render(&view, Syntax::C)
 }
@@ -373,38 +382,58 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         })
         .collect::<Vec<_>>();
     let mut uses = uses(program);
-    let cases = cases(program, |op| match op {
+    let cases = cases(program, |pc, op| match op {
         MoveOp::Step {
             turn,
             colour,
             args,
             skip_to,
             next,
-        } => vec![
-            format!(
-                "if !game.{}({turn}, {colour}, [{}])? && game.{}() {{",
-                method(uses.rust(&api::STEP)),
-                args.join(", "),
-                method(uses.rust(&api::SKIP))
-            ),
-            format!("    {skip_to}"),
-            "} else {".to_string(),
-            format!("    {next}"),
-            "}".to_string(),
-        ],
+        } => {
+            let call = Expr::call(
+                format!("game.{}", method(uses.rust(&api::PLAY))),
+                [
+                    turn.to_string(),
+                    colour.to_string(),
+                    format!("[{}]", args.join(", ")),
+                    format!("[{skip_to}, {next}]"),
+                ]
+                .into_iter()
+                .map(Expr::atom)
+                .collect(),
+            );
+            unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &call))
+        }
         MoveOp::Place {
             colour,
             kind,
             square,
             target,
         } => vec![
+            format!("{pc} => {{"),
             format!(
-                "game.{}({colour}, {kind}, {square});",
+                "    game.{}({colour}, {kind}, {square});",
                 method(uses.rust(&api::PLACE))
             ),
-            format!("{target}"),
+            format!("    Ok({target})"),
+            "}".to_string(),
         ],
     });
+    let moves = Dense {
+        name: "icp_move".into(),
+        doc: vec![
+            "Makes move `pc` (§5); returns the number of the move to make next,".into(),
+            "or `usize::MAX` past the last.".into(),
+        ],
+        returns: "icp_rt::Next".into(),
+        params: "game: &mut icp_rt::Game<'_>, pc: usize".into(),
+        args: "game, pc".into(),
+        pc: "pc".into(),
+        default: "Ok(usize::MAX)".into(),
+        wrap: String::new(),
+        cases,
+    }
+    .rust();
     // The game is handed the streams its actions use.
     let reached = rust_sections().reach(&uses);
     let read_from = reached
@@ -420,7 +449,7 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         width: program.width,
         height: program.height,
         cells,
-        cases,
+        moves,
         run_doc: RUN_DOC,
         run_signature: run_signature(
             Streams::Plain,
@@ -448,6 +477,19 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         crate_api: String::new(),
         crate_doc: Vec::new(),
     }
+}
+
+/// The indentation level of a move's arm in `icp_move` (fn, match).
+const ARM_LEVEL: usize = 2;
+
+/// Lines laid out at [`ARM_LEVEL`], without that indentation (the
+/// template adds it).
+fn unindent(lines: Vec<String>) -> Vec<String> {
+    let pad = layout::pad(ARM_LEVEL);
+    lines
+        .into_iter()
+        .map(|l| l.strip_prefix(&pad).map(str::to_string).unwrap_or(l))
+        .collect()
 }
 
 /// The method name of a `Game::name` path of the table.

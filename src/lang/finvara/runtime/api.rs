@@ -8,19 +8,12 @@
 
 use crate::codegen::sections::Entry;
 
-/// §5.1: a move (`Turn N C: k a1 -> b2`), made when it is valid.
-pub const STEP: Entry = Entry {
-    name: "step",
-    rust: "Game::step",
-    c: "icp_step",
-    section: "step",
-};
-
-/// §5.1: whether an invalid move skips the next one.
-pub const SKIP: Entry = Entry {
-    name: "skip",
-    rust: "Game::skip",
-    c: "icp_skip",
+/// §5.1: a move (`Turn N C: k a1 -> b2`), made when it is valid, and the
+/// skip rule: gives the number of the move to make next.
+pub const PLAY: Entry = Entry {
+    name: "play",
+    rust: "Game::play",
+    c: "icp_play",
     section: "step",
 };
 
@@ -92,7 +85,7 @@ pub const ACTIONS: [Entry; 6] = [
 ];
 
 /// Every entry point.
-pub const ENTRIES: [Entry; 11] = [
-    STEP, SKIP, PLACE, INPUT, OUTPUT, ACTIONS[0], ACTIONS[1], ACTIONS[2], ACTIONS[3], ACTIONS[4],
+pub const ENTRIES: [Entry; 10] = [
+    PLAY, PLACE, INPUT, OUTPUT, ACTIONS[0], ACTIONS[1], ACTIONS[2], ACTIONS[3], ACTIONS[4],
     ACTIONS[5],
 ];

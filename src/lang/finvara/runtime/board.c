@@ -1058,4 +1058,12 @@ static int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_
     /* @end holes */
     return 1;
 }
+
+/* Section 5.1: makes the move and returns the number of the move to make
+ * next: skip when it was invalid and the skip rule holds, else next. What
+ * a generated program's moves call, one call each. */
+static long icp_play(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from, int32_t to,
+                     int32_t promo, long skip, long next) {
+    return (!icp_step(g, turn, colour, kind, from, to, promo) && icp_skip(g)) ? skip : next;
+}
 /* @end step */

@@ -144,6 +144,9 @@ pub struct Kind<'a> {
 /// A move as [`Game::step`] takes it: kind, from, to (squares) and the
 /// kind to promote into (-1: none).
 pub type Move = [i32; 4];
+
+/// The number of the move to make next, or the runtime error met.
+pub type Next = Result<usize, RuntimeError>;
 // @end step
 
 /// The cell value of a piece.
@@ -903,6 +906,16 @@ impl<'a> Game<'a> {
     /// non-zero (an empty stack counts as 0).
     pub fn skip(&self) -> bool {
         self.top(0) != 0 && self.top(1) != 0
+    }
+
+    /// §5.1: makes the move `mv` ([`Game::step`]) and returns the number
+    /// of the move to make next, `[skip, next][…]`: `skip` when the move
+    /// was invalid and the skip rule holds, else `next`. What a generated
+    /// program's moves call, one call each.
+    pub fn play(&mut self, turn: u64, colour: usize, mv: Move, then: [usize; 2]) -> Next {
+        let valid = self.step(turn, colour, mv)?;
+        let [skip, next] = then;
+        Ok(if !valid && self.skip() { skip } else { next })
     }
 
     /// The value pushed or acted on for a piece of `kind` on `sq` (§4, §5.2).

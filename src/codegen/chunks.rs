@@ -1,0 +1,211 @@
+//! Big programs, compiled in linear time: the statements of a program
+//! become the cases of `switch`es (C) or the arms of `match`es (Rust) cut
+//! into functions of at most [`C_CHUNK`] / [`RUST_CHUNK`] cases, so that no
+//! compiler meets one giant function (its time grows faster than linearly
+//! in a function's size). Above [`LEAN`] statements gcc compiles these
+//! dispatch functions without optimisation ([`C_LEAN`]): at `-O2` it
+//! spends about a millisecond per statement on a loop-and-switch state
+//! machine, which is minutes for 10^5 statements, while the runtime, where
+//! the work is done, stays optimised.
+//!
+//! InfChessPro's labels are sparse and its chunks loop until control
+//! leaves them (its back end lays them out with these sizes and
+//! [`C_LEAN`]); Finvara's moves and CHEG's statements are numbered densely
+//! and run one per call, which [`Dense`] lays out for both targets: chunk
+//! `k` holds the statements `k × CHUNK ..`, and a dispatcher picks it by
+//! `pc / CHUNK`.
+
+use askama::Template;
+
+/// Statements per C chunk function.
+pub const C_CHUNK: usize = 512;
+
+/// Statements per Rust chunk function (rustc's time per function grows
+/// faster than gcc's).
+pub const RUST_CHUNK: usize = 256;
+
+/// Above this many statements, gcc compiles the chunk functions at `-O0`
+/// ([`C_LEAN`]).
+pub const LEAN: usize = 4096;
+
+/// The C definition of `ICP_CHUNK`, the storage class and attribute of a
+/// chunk function in a program of over [`LEAN`] statements: static, and
+/// compiled without optimisation by gcc (clang and others ignore the
+/// request, and optimise as asked).
+pub const C_LEAN: &str = "\
+/* A very large program: gcc compiles the statement functions without
+ * optimisation (at -O2 its time per statement would add up to minutes);
+ * the runtime above, where the work is done, stays optimised. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ICP_CHUNK __attribute__((optimize(\"O0\"))) static
+#else
+#define ICP_CHUNK static
+#endif";
+
+/// One statement: its number, its source line (already safe in a
+/// comment), its code (C statements ending in a `return`, or a Rust
+/// expression giving the function's value), one line each, not indented.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// The statement's number (the `pc` that selects it).
+    pub pc: usize,
+    /// Its source line, safe inside a comment.
+    pub comment: String,
+    /// Its code.
+    pub lines: Vec<String>,
+}
+
+/// A dense dispatch: `name(params)` runs statement `pc` and returns what
+/// the statements return; every language's functions have the same
+/// shape, only these strings differ.
+#[derive(Clone, Debug)]
+pub struct Dense {
+    /// The function's name (`icp_move`); chunk `k` is `{name}_{k}`.
+    pub name: String,
+    /// Its documentation (a comment of the target, without the comment
+    /// markers), one line each.
+    pub doc: Vec<String>,
+    /// C: the return type. Rust: the return type after `->`.
+    pub returns: String,
+    /// The parameters as declared (C: `icp_game *g, size_t pc`; Rust:
+    /// `game: &mut icp_rt::Game<'_>, pc: usize`).
+    pub params: String,
+    /// The arguments that pass them on (`g, pc`).
+    pub args: String,
+    /// The name of the statement-number parameter (`pc`).
+    pub pc: String,
+    /// The value of a number that is no statement (C: a statement such as
+    /// `return -1;`; Rust: an expression).
+    pub default: String,
+    /// Rust: the match is the function's value wrapped as `{wrap}(match
+    /// … )` when not empty (`Ok`).
+    pub wrap: String,
+    /// The statements, in order of `pc` from 0.
+    pub cases: Vec<Case>,
+}
+
+#[derive(Template)]
+#[template(path = "common/c/chunks.c", escape = "none")]
+struct CView<'a> {
+    d: &'a Dense,
+    chunks: Vec<&'a [Case]>,
+    size: usize,
+    lean: bool,
+    c_lean: &'static str,
+}
+
+#[derive(Template)]
+#[template(path = "common/rust/chunks.rs", escape = "none")]
+struct RustView<'a> {
+    d: &'a Dense,
+    chunks: Vec<&'a [Case]>,
+    size: usize,
+}
+
+impl Dense {
+    /// The C functions (no blank line before or after): `{name}` alone for a program of at most
+    /// [`C_CHUNK`] statements, else `{name}_0` … and `{name}` dispatching
+    /// on `pc / C_CHUNK`; `ICP_CHUNK` ([`C_LEAN`]) above [`LEAN`].
+    pub fn c(&self) -> String {
+        let view = CView {
+            d: self,
+            chunks: self.cases.chunks(C_CHUNK).collect(),
+            size: C_CHUNK,
+            lean: self.cases.len() > LEAN,
+            c_lean: C_LEAN,
+        };
+        super::render(&view, super::Syntax::C)
+            .trim_matches('\n')
+            .to_string()
+    }
+
+    /// The Rust functions, laid out as rustfmt does: `{name}` alone for a
+    /// program of at most [`RUST_CHUNK`] statements, else `{name}_0` …
+    /// (`#[inline(never)]`, so rustc's time stays linear) and `{name}`
+    /// dispatching on `pc / RUST_CHUNK`.
+    pub fn rust(&self) -> String {
+        let view = RustView {
+            d: self,
+            chunks: self.cases.chunks(RUST_CHUNK).collect(),
+            size: RUST_CHUNK,
+        };
+        super::render(&view, super::Syntax::Rust)
+            .trim_matches('\n')
+            .to_string()
+    }
+}
+
+/// Rust code lines indented by `levels` × 4 spaces (empty lines stay
+/// empty), for the templates.
+pub fn indented(lines: &[String], levels: usize) -> Vec<String> {
+    let pad = "    ".repeat(levels);
+    lines
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("{pad}{l}")
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dense(n: usize) -> Dense {
+        Dense {
+            name: "icp_move".into(),
+            doc: vec!["Runs move pc.".into()],
+            returns: "long".into(),
+            params: "long pc".into(),
+            args: "pc".into(),
+            pc: "pc".into(),
+            default: "return -1;".into(),
+            wrap: String::new(),
+            cases: (0..n)
+                .map(|pc| Case {
+                    pc,
+                    comment: format!("line {pc}"),
+                    lines: vec![format!("return {};", pc + 1)],
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_small_program_is_one_function() {
+        let c = dense(3).c();
+        assert!(c.contains("static long icp_move(long pc)\n{\n    switch (pc) {\n    case 0: /* line 0 */\n        return 1;\n"), "{c}");
+        assert!(!c.contains("icp_move_0") && !c.contains("ICP_CHUNK"));
+    }
+
+    #[test]
+    fn a_big_program_is_cut_into_chunks_with_a_dispatcher() {
+        let n = LEAN + 1;
+        let c = dense(n).c();
+        let chunks = n.div_ceil(C_CHUNK);
+        assert_eq!(c.matches("ICP_CHUNK long icp_move_").count(), chunks);
+        assert!(c.contains(C_LEAN));
+        assert!(c.contains(&format!(
+            "case {}: return icp_move_{}(pc);",
+            chunks - 1,
+            chunks - 1
+        )));
+        let mut d = dense(RUST_CHUNK + 1);
+        d.returns = "usize".into();
+        d.params = "pc: usize".into();
+        d.default = "usize::MAX".into();
+        d.cases
+            .iter_mut()
+            .for_each(|c| c.lines = vec![format!("{}", c.pc + 1)]);
+        let rust = d.rust();
+        assert!(
+            rust.contains("#[inline(never)]\nfn icp_move_1(pc: usize) -> usize {"),
+            "{rust}"
+        );
+        assert!(rust.contains("        1 => icp_move_1(pc),\n"), "{rust}");
+    }
+}

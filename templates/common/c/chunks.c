@@ -1,0 +1,57 @@
+{%- if chunks.len() <= 1 %}
+{%- for line in d.doc %}
+{% if loop.first %}/* {% else %} * {% endif %}{{ line }}{% if loop.last %} */{% endif %}
+{%- endfor %}
+static {{ d.returns }} {{ d.name }}({{ d.params }})
+{
+    switch ({{ d.pc }}) {
+{%- for chunk in chunks %}
+{%- for c in chunk %}
+    case {{ c.pc }}: /* {{ c.comment }} */
+{%- for line in c.lines %}
+        {{ line }}
+{%- endfor %}
+{%- endfor %}
+{%- endfor %}
+    default:
+        {{ d.default }}
+    }
+}
+{%- else %}
+{%- if lean %}
+
+{{ c_lean }}
+{%- endif %}
+{%- for chunk in chunks %}
+
+/* Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.len() - 1 }}. */
+{% if lean %}ICP_CHUNK{% else %}static{% endif %} {{ d.returns }} {{ d.name }}_{{ loop.index0 }}({{ d.params }})
+{
+    switch ({{ d.pc }}) {
+{%- for c in chunk %}
+    case {{ c.pc }}: /* {{ c.comment }} */
+{%- for line in c.lines %}
+        {{ line }}
+{%- endfor %}
+{%- endfor %}
+    default:
+        {{ d.default }}
+    }
+}
+{%- endfor %}
+
+{%- for line in d.doc %}
+{% if loop.first %}/* {% else %} * {% endif %}{{ line }}{% if loop.last %}
+ * The statements are in functions of {{ size }}, picked by {{ d.pc }} / {{ size }}. */{% endif %}
+{%- endfor %}
+static {{ d.returns }} {{ d.name }}({{ d.params }})
+{
+    switch ({{ d.pc }} / {{ size }}) {
+{%- for chunk in chunks %}
+    case {{ loop.index0 }}: return {{ d.name }}_{{ loop.index0 }}({{ d.args }});
+{%- endfor %}
+    default:
+        {{ d.default }}
+    }
+}
+{%- endif %}
