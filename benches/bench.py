@@ -28,9 +28,14 @@ What it does:
      and times `cc -std=c99 -O2` and `rustc --edition 2021 -O` building
      them, side by side (interleaved, median of 3; one run of 2,000 and
      10,000 with --quick), with their peak memory, and runs both programs
-     to check that they agree (issue 14: rustc within 3x of cc on 10,000
-     statements, under 1 GB, and no faster than linear growth).
-  5. Prints PASS/MISS for each performance target.
+     to check that they agree (rustc within 3x of cc on 10,000 statements,
+     under 1 GB, and no faster than linear growth).
+  5. Generates a Finvara program of 20,000 moves and a CHEG program of
+     20,000 statements (--lang-sizes 20000,200000 adds the 200,000 ones:
+     minutes) and times `cc -O2` and `rustc -O` on each (targets: cc under
+     20 s and 1 GB, rustc within 3x of cc; past 20,000 both under 4 GB, with
+     the growth factor printed).
+  6. Prints PASS/MISS for each performance target.
 
 Exit status: 0 when every build succeeded and every target printed the same
 output (a MISS is a finding, not a failure); 1 when a build failed, a program
@@ -398,6 +403,9 @@ def main():
                     help="size of the generated program (default 100000; 10000 with --quick)")
     ap.add_argument("--big-rust", action="store_true",
                     help="also time rustc -O on the generated program's Rust and run it")
+    ap.add_argument("--lang-sizes", default=None,
+                    help="comma-separated sizes of the big Finvara and CHEG programs of "
+                    "--only compile (default 20000; 5000 with --quick), e.g. 20000,200000")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder")
     args = ap.parse_args()
 
@@ -434,6 +442,7 @@ def main():
     results = {}  # name -> (label, work, unit, stats)
     big = None
     rustc = None
+    langs = None
     try:
         for w in selected:
             name = w["name"]
@@ -470,6 +479,15 @@ def main():
             except BenchError as e:
                 print(f"error: {e}", file=sys.stderr)
                 failures.append("compile")
+            lang_sizes = ([int(x) for x in args.lang_sizes.split(",")] if args.lang_sizes
+                          else list(LANG_SIZES[mode]))
+            print(f"[compile] big Finvara and CHEG programs of {', '.join(map(str, lang_sizes))} lines ...",
+                  flush=True)
+            try:
+                langs = bench_lang_compile(tmp, lang_sizes)
+            except BenchError as e:
+                print(f"error: {e}", file=sys.stderr)
+                failures.append("compile")
     finally:
         if args.keep:
             print(f"(kept {tmp})")
@@ -478,6 +496,8 @@ def main():
 
     print(f"\nload average at end: {load()}\n")
     report(results, big, repeat, args.quick, rustc)
+    if langs:
+        report_lang_compile(langs)
     if failures:
         print(f"\nFAILED: {', '.join(failures)} (see the errors above)")
         return 1
@@ -533,6 +553,88 @@ def bench_compile(tmp, statements, repeat, big_rust):
 
 
 RUSTC_SIZES = {"full": (2_000, 10_000, 20_000), "quick": (2_000, 10_000)}
+
+# Finvara and CHEG programs of N moves / statements for `--only compile`
+# (the targets: cc -O2 under 20 s and 1 GB at 20,000, rustc -O within 3x
+# of cc; growth no worse than linear).
+LANG_SIZES = {"full": (20_000,), "quick": (5_000,)}
+
+
+def big_finvara(moves):
+    """A Finvara program of `moves` moves: White's reader falls into a
+    hole and back (it reads a number, §4), Black passes; the board stays
+    small, the move list is long."""
+    lines = ["(k):\n(r 3): (1,0)\n(n 0): (0,0)\n\n",
+             "+--+--+--+\n|kB|nB|  |\n+--+--+--+\n|rW|  |kW|\n+--+--+--+\n|##|  |  |\n+--+--+--+\n\n"]
+    turn = 1
+    for i in range(moves):
+        if i % 2 == 0:
+            lines.append(f"Turn {turn} W: r b1 -> a1\n")
+        else:
+            lines.append(f"Turn {turn} B: n c2 -> c2\n")
+            turn += 1
+    return "".join(lines)
+
+
+def big_cheg(statements):
+    """A CHEG program of `statements` statements: one ENTRY whose program
+    adds 1 to a variable statements - 2 times and returns it."""
+    lines = ["; a long CHEG program\nENTRY Q,K\n        SETV D,\"0\n"]
+    lines += ["        ADD D,D,\"1\n"] * max(statements - 2, 0)
+    lines.append("        VALRET D,\"0,\"600\nEND\n")
+    return "".join(lines)
+
+
+def bench_lang_compile(tmp, sizes):
+    """cc -O2 and rustc -O on big Finvara and CHEG programs, each built
+    once. Returns [(language, size, dict(cc, cc_rss, rustc, rustc_rss))]."""
+    empty = tmp / "empty.in"
+    empty.write_bytes(b"")
+    rows = []
+    for lang, ext, make in (("Finvara", "fin", big_finvara), ("CHEG", "cheg", big_cheg)):
+        for n in sizes:
+            src = tmp / f"big{n}.{ext}"
+            src.write_text(make(n))
+            c_src, rs_src = tmp / f"big{n}_{ext}.c", tmp / f"big{n}_{ext}.rs"
+            sh([ICP2C, src, "-o", c_src])
+            sh([ICP2C, "--target", "rust", src, "-o", rs_src])
+            res = {}
+            for key, argv in (("cc", [CC, *CFLAGS, str(c_src), "-o", str(tmp / f"big{n}_{ext}_c")]),
+                              ("rustc", [RUSTC, *RUSTFLAGS, str(rs_src), "-o", str(tmp / f"big{n}_{ext}_rs")])):
+                status, wall, _, rss = timed(argv, empty, tmp / "build.out", tmp / "build.err")
+                if status != 0:
+                    raise BenchError(f"{key} failed on the {n}-line {lang} program:\n"
+                                     + (tmp / "build.err").read_text(errors="replace")[-3000:])
+                res[key], res[key + "_rss"] = wall, rss
+            print(f"  {lang} {n:,}: cc -O2 {fmt_s(res['cc'])} s, rustc -O {fmt_s(res['rustc'])} s",
+                  flush=True)
+            rows.append((lang, n, res))
+    return rows
+
+
+def report_lang_compile(rows):
+    out = []
+    for lang, n, r in rows:
+        ratio = r["rustc"] / r["cc"]
+        verdict = "PASS" if r["cc"] < 20 and r["cc_rss"] < 1 << 30 and ratio <= 3 else "MISS"
+        if n > 20_000:
+            verdict = "PASS" if r["cc_rss"] < 4 << 30 and r["rustc_rss"] < 4 << 30 else "MISS"
+        out.append([lang, f"{n:,}", fmt_s(r["cc"]), mb(r["cc_rss"]), fmt_s(r["rustc"]),
+                    mb(r["rustc_rss"]), f"{ratio:.2f}", verdict])
+    print("Compile speed of big Finvara and CHEG programs (one build each; seconds, peak MB;\n"
+          "target at 20,000: cc -O2 under 20 s and 1 GB, rustc -O within 3x of cc; above\n"
+          "20,000: both under 4 GB)\n")
+    print(table(out, ["language", "lines", "cc -O2", "cc MB", "rustc -O", "rustc MB",
+                      "rustc/cc", "target"]))
+    growth = []
+    for lang in ("Finvara", "CHEG"):
+        mine = [(n, r) for l, n, r in rows if l == lang]
+        for (n1, r1), (n2, r2) in zip(mine, mine[1:]):
+            growth.append(f"{lang} {n1:,} -> {n2:,} lines (x{n2 / n1:g}): cc x{r2['cc'] / r1['cc']:.1f}, "
+                          f"rustc x{r2['rustc'] / r1['rustc']:.1f}")
+    if growth:
+        print("\nGrowth (linear: the same factor as the lines)\n" + "\n".join(growth))
+    print()
 
 
 def bench_rustc(tmp, sizes, rounds):
