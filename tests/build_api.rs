@@ -88,7 +88,11 @@ fn a_build_script_compiles_programs_into_modules() {
     std::fs::create_dir_all(krate.join("src")).unwrap();
     std::fs::create_dir_all(krate.join("programs")).unwrap();
     for file in ["beer.icp", "multiply.icp", "add.fin", "krk.cheg"] {
-        std::fs::copy(root.join("examples").join(file), krate.join("programs").join(file)).unwrap();
+        std::fs::copy(
+            root.join("examples").join(file),
+            krate.join("programs").join(file),
+        )
+        .unwrap();
     }
     std::fs::write(
         krate.join("Cargo.toml"),
@@ -119,14 +123,20 @@ fn a_build_script_compiles_programs_into_modules() {
     // A runtime error is `run`'s Err, its text the standalone program's.
     let bad = run(&exe, "add", b"40 x");
     assert_eq!(bad.status, 1);
-    assert_eq!(text(&bad.stderr), "error: turn 2 W: input is not a number (§4)\n");
+    assert_eq!(
+        text(&bad.stderr),
+        "error: turn 2 W: input is not a number (§4)\n"
+    );
     let engine = run(
         &exe,
         "krk",
         b"uci\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo depth 3\nquit\n",
     );
     let answers = text(&engine.stdout);
-    assert!(answers.contains("id name krk (icp2c CHEG engine)"), "{answers}");
+    assert!(
+        answers.contains("id name krk (icp2c CHEG engine)"),
+        "{answers}"
+    );
     assert!(answers.contains("\nbestmove "), "{answers}");
 
     // Nothing changed: the build script does not run again.
@@ -135,9 +145,10 @@ fn a_build_script_compiles_programs_into_modules() {
     assert!(!ran_build_script(&again), "{}", text(&again.stderr));
     // A program changed: it does, and the binary follows.
     let beer_src = krate.join("programs/beer.icp");
-    let changed = std::fs::read_to_string(&beer_src)
-        .unwrap()
-        .replace("bottles of beer on the wall.", "bottles of tea on the wall.");
+    let changed = std::fs::read_to_string(&beer_src).unwrap().replace(
+        "bottles of beer on the wall.",
+        "bottles of tea on the wall.",
+    );
     std::fs::write(&beer_src, changed).unwrap();
     let rebuilt = cargo(krate, &target, &["build", "-v"]);
     assert!(rebuilt.status.success(), "{}", text(&rebuilt.stderr));
@@ -150,7 +161,10 @@ fn a_build_script_compiles_programs_into_modules() {
     assert!(!rejected.status.success());
     let shown = text(&rejected.stderr);
     assert!(shown.contains("programs/beer.icp:1:6"), "{shown}");
-    assert!(shown.contains("rejected (InfChessPro program): 1 error"), "{shown}");
+    assert!(
+        shown.contains("rejected (InfChessPro program): 1 error"),
+        "{shown}"
+    );
 
     // The build takes the library alone: no clap.
     let tree = cargo(krate, &target, &["tree", "-e", "normal,build"]);

@@ -125,29 +125,58 @@ fn as_module(program: &Program, file_name: &str) -> (String, String) {
     (text, rt.contents.clone())
 }
 
+/// A module-form program without its `mod icp_rt { … }`, and that
+/// module's body (the runtime it carries).
+fn shared_runtime(module: &str) -> (String, String) {
+    let start = module
+        .find("\nmod icp_rt {\n")
+        .expect("a module form carries mod icp_rt");
+    let body = start + "\nmod icp_rt {\n".len();
+    let end = body
+        + module[body..]
+            .find("\n}\n")
+            .expect("mod icp_rt ends with a closing brace at the start of a line");
+    let runtime = module[body..end + 1].to_string();
+    let rest = format!("{}{}", &module[..start + 1], &module[end + 3..]);
+    (rest, runtime)
+}
+
 /// Builds the generated Rust of every program as one executable: run it
 /// with the program's index as its only argument. Debug assertions and
 /// overflow checks are on, so arithmetic bugs in the runtime panic.
 ///
 /// A program of a language with the module form (`--module`) is one
-/// module of the batch, `mod pN { … }`, carrying the runtime sections it
-/// uses, and the batch builds under `-D warnings`: the compiler checks
-/// that no program carries anything it does not use. Programs of a
-/// language without it share one runtime module per language (and the
-/// batch allows warnings).
+/// module of the batch, `mod pN { … }`, and the batch builds under `-D
+/// warnings`: the compiler checks that no program carries anything it
+/// does not use. Programs that carry the same runtime text (the same
+/// sections) share one copy of it, `mod sK`, which each names as its
+/// `icp_rt` (rustc's time grows with the text it compiles). Programs of a
+/// language without the module form share one runtime module per
+/// language (and the batch allows warnings).
 pub fn build_rust_batch(
     programs: &[(&Program, String)],
     dir: &Path,
     stem: &str,
 ) -> Result<PathBuf, String> {
     let mut shared: Vec<(String, String)> = Vec::new();
+    let mut selected: Vec<String> = Vec::new();
     let mut modules = String::new();
     let mut calls = String::new();
     for (i, (program, file_name)) in programs.iter().enumerate() {
         match program.emit(Target::Rust, Layout::Module, file_name, &format!("p{i}")) {
             Ok(mut files) => {
                 let module = files.pop().expect("one file").contents;
-                modules.push_str(&format!("mod p{i} {{\n{module}}}\n"));
+                let (module, runtime) = shared_runtime(&module);
+                let k = match selected.iter().position(|r| *r == runtime) {
+                    Some(k) => k,
+                    None => {
+                        selected.push(runtime);
+                        selected.len() - 1
+                    }
+                };
+                modules.push_str(&format!(
+                    "mod p{i} {{\nuse super::s{k} as icp_rt;\n{module}}}\n"
+                ));
                 calls.push_str(&format!("        {i} => run(p{i}::run),\n"));
             }
             Err(_) => {
@@ -173,6 +202,9 @@ pub fn build_rust_batch(
             "#[path = {:?}]\nmod {rt_name};\n",
             path.to_str().expect("a UTF-8 temp path")
         ));
+    }
+    for (k, runtime) in selected.iter().enumerate() {
+        file.push_str(&format!("mod s{k} {{\n{runtime}}}\n"));
     }
     file.push_str(&modules);
     file.push_str(
