@@ -10,73 +10,100 @@ mod support;
 
 use icp2c::codegen::{self, Layout, Target, sections};
 use icp2c::diagnostic;
-use icp2c::driver::{self, Language};
+use icp2c::driver::{self, Language, Program};
 use icp2c::lang::{cheg, finvara, icp};
 
 /// What the harness needs to know of a language: its folder (under
 /// `tests/programs/`, `snapshots/`) and its runtimes, which are tested on
 /// their own, so the snapshots show the program around them. The
-/// placeholder texts are those the snapshots were first recorded with.
+/// placeholder texts are those the snapshots were first recorded with; an
+/// InfChessPro program's names the sections of the runtime it carries.
 struct Snapshots {
     language: Language,
     folder: &'static str,
-    /// (runtime text as pasted, placeholder), C then Rust.
-    runtimes: fn() -> Vec<(String, &'static str)>,
-    /// The Rust runtime's source, as a crate's `src/icp_rt.rs` holds it.
-    rust_runtime: fn() -> String,
+    /// (runtime text as pasted, placeholder) for a program, C then Rust.
+    runtimes: fn(&Program) -> Vec<(String, String)>,
+    /// What a crate's `src/icp_rt.rs` holds for a program, and whether it
+    /// is exactly that (a runtime cut into sections, with its header line)
+    /// or holds it (a whole runtime).
+    rust_runtime: fn(&Program) -> (String, bool),
+}
+
+/// An InfChessPro program as its back ends see it (optimised).
+fn icp_ir(program: &Program) -> icp::ir::Program {
+    let ir = program
+        .ir::<icp::InfChessPro>()
+        .expect("an InfChessPro program");
+    icp::opt::optimise(ir.clone())
+}
+
+/// The placeholder of a runtime of `sections`, in a comment of `open` and
+/// `close`.
+fn sections_placeholder<'a>(
+    open: &str,
+    sections: impl IntoIterator<Item = &'a str>,
+    close: &str,
+) -> String {
+    let names: Vec<&str> = sections.into_iter().collect();
+    format!("{open} … runtime sections: {} …{close}", names.join(", "))
 }
 
 const LANGUAGES: &[Snapshots] = &[
     Snapshots {
         language: Language::InfChessPro,
         folder: "icp",
-        runtimes: || {
+        runtimes: |program| {
+            let ir = icp_ir(program);
+            let (c, c_sections) = icp::backend::c::runtime(&ir);
+            let (rust, rust_sections) = icp::backend::rust::runtime(&ir);
             vec![
+                (c, sections_placeholder("/*", c_sections, " */\n")),
                 (
-                    sections::whole(icp::backend::c::RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … templates/c/runtime.c … */\n",
-                ),
-                (
-                    codegen::inline_runtime(icp::backend::rust::RUNTIME),
-                    "// … mod icp_rt: src/lang/icp/runtime/board.rs, indented …",
+                    codegen::inline_module(&rust),
+                    sections_placeholder("// mod icp_rt:", rust_sections, ""),
                 ),
             ]
         },
-        rust_runtime: || codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
+        rust_runtime: |program| {
+            let (rust, _) = icp::backend::rust::runtime(&icp_ir(program));
+            (codegen::runtime_file("InfChessPro", &rust), true)
+        },
     },
     Snapshots {
         language: Language::Finvara,
         folder: "finvara",
-        runtimes: || {
+        runtimes: |_| {
             vec![
                 (
                     sections::whole(finvara::backend::C_RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … templates/finvara/c/runtime.c … */\n",
+                    "/* … templates/finvara/c/runtime.c … */\n".into(),
                 ),
                 (
                     codegen::inline_runtime(finvara::backend::RUST_RUNTIME),
-                    "// … mod icp_rt: src/lang/finvara/runtime/board.rs, indented …",
+                    "// … mod icp_rt: src/lang/finvara/runtime/board.rs, indented …".into(),
                 ),
             ]
         },
-        rust_runtime: || finvara::backend::RUST_RUNTIME.to_string(),
+        rust_runtime: |_| (finvara::backend::RUST_RUNTIME.to_string(), false),
     },
     Snapshots {
         language: Language::Cheg,
         folder: "cheg",
-        runtimes: || {
+        runtimes: |_| {
             vec![
                 (
                     sections::whole(cheg::backend::c::RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n",
+                    "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n"
+                        .into(),
                 ),
                 (
                     codegen::inline_runtime(&cheg::backend::runtime()),
-                    "// … mod icp_rt: src/lang/cheg/runtime/{chess,engine,uci}.rs, indented …",
+                    "// … mod icp_rt: src/lang/cheg/runtime/{chess,engine,uci}.rs, indented …"
+                        .into(),
                 ),
             ]
         },
-        rust_runtime: cheg::backend::runtime,
+        rust_runtime: |_| (cheg::backend::runtime(), false),
     },
 ];
 
@@ -91,10 +118,10 @@ fn every_language_is_snapshotted() {
 }
 
 impl Snapshots {
-    fn without_runtimes(&self, text: &str) -> String {
+    fn without_runtimes(&self, program: &Program, text: &str) -> String {
         let mut text = text.to_string();
-        for (runtime, placeholder) in (self.runtimes)() {
-            text = text.replace(&runtime, placeholder);
+        for (runtime, placeholder) in (self.runtimes)(program) {
+            text = text.replace(&runtime, &placeholder);
         }
         text
     }
@@ -129,8 +156,9 @@ fn generated_code_of_every_example() {
             let source = std::fs::read_to_string(&case.path).unwrap();
             let program = driver::check(lang.language, &source).unwrap().program;
             let file = format!("{}.{}", case.name, lang.ext());
-            for (target, (runtime, _)) in
-                [Target::C, Target::Rust].into_iter().zip((lang.runtimes)())
+            for (target, (runtime, _)) in [Target::C, Target::Rust]
+                .into_iter()
+                .zip((lang.runtimes)(&program))
             {
                 let text = program.emit_file(target, &file).unwrap();
                 assert!(text.contains(&runtime), "the runtime is embedded verbatim");
@@ -147,7 +175,7 @@ fn generated_code_of_every_example() {
                     lang,
                     format!("{prefix}__{}", case.name),
                     source,
-                    lang.without_runtimes(&text)
+                    lang.without_runtimes(&program, &text)
                 );
             }
         }
@@ -166,11 +194,14 @@ fn crate_layout_of_every_example() {
                 .unwrap();
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
             assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-            assert!(files[2].contents.contains((lang.rust_runtime)().trim_end()));
+            match (lang.rust_runtime)(&program) {
+                (runtime, true) => assert_eq!(files[2].contents, runtime, "{file}"),
+                (runtime, false) => assert!(files[2].contents.contains(runtime.trim_end())),
+            }
             let shown: String = files[..2]
                 .iter()
                 .map(|f| {
-                    let text = lang.without_runtimes(&f.contents);
+                    let text = lang.without_runtimes(&program, &f.contents);
                     format!("===== {}\n{text}", f.path)
                 })
                 .collect();
