@@ -450,7 +450,12 @@ fn jump(w: &mut Writer<'_>, j: Jump, label: &str, level: usize) -> Vec<String> {
         Jump::Input { slot, check_eof } => {
             let mut lines = Vec::new();
             if check_eof {
-                lines.push(format!("{at}if icp_n <= {slot} {{"));
+                // `*` number `slot` was not read (`icp_n` counts from 0).
+                let unread = match slot {
+                    0 => "icp_n == 0".to_string(),
+                    _ => format!("icp_n <= {slot}"),
+                };
+                lines.push(format!("{at}if {unread} {{"));
                 lines.push(format!(
                     "{}return Err({});",
                     pad(level + 1),
