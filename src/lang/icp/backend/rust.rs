@@ -192,6 +192,9 @@ fn signature(head: &str, generics: &[&str], params: &[String], ret: &str) -> Vec
 /// The state a run of statements uses, as a function's parameters (and
 /// its generics) and the arguments `icp_run` passes for them.
 struct State {
+    /// Whether they read input (§6) and write output (§4.6, §4.7).
+    input: bool,
+    out: bool,
     generics: Vec<&'static str>,
     params: Vec<String>,
     args: Vec<String>,
@@ -206,6 +209,8 @@ fn state(part: &[StepPlan<'_>], max_inputs: usize, at: bool) -> State {
     let input = part.iter().any(|p| p.statement.inputs > 0);
     let out = commands().any(|c| matches!(c, Command::Text(_) | Command::Count(_)));
     let mut state = State {
+        input,
+        out,
         generics: Vec::new(),
         params: Vec::new(),
         args: Vec::new(),
@@ -364,23 +369,21 @@ fn view(program: &Program, source_name: &str) -> (ProgramView, Uses) {
             lines
         })
         .collect();
-    // `icp_run` passes on the input and the output when its statements
-    // use them.
+    // `icp_run` makes the board and takes the input and the output when
+    // its statements use them.
     let all = state(&plans, max_inputs, false);
     let mut run_args = Vec::new();
-    if all.params.iter().any(|p| p.starts_with("icp_in:")) {
-        run_args.push("&mut icp_in".to_string());
+    let mut run_params = Vec::new();
+    if all.input {
+        run_args.push("&mut icp_in");
+        run_params.push("icp_in: &mut icp_rt::Input<R>".to_string());
     }
-    if all.params.iter().any(|p| p.starts_with("icp_out:")) {
-        run_args.push("&mut icp_out".to_string());
+    if all.out {
+        run_args.push("&mut icp_out");
+        run_params.push("icp_out: &mut W".to_string());
     }
     let board = has_board(program).then(|| w.uses.rust(&api::BOARD));
-    let input = (max_inputs > 0).then(|| w.uses.rust(&api::INPUT));
-    let run_params: Vec<String> = all
-        .params
-        .into_iter()
-        .filter(|p| !p.starts_with("icp_board:"))
-        .collect();
+    let input = all.input.then(|| w.uses.rust(&api::INPUT));
     let error_line = sections()
         .reach(&w.uses)
         .contains(api::ERROR_LINE.section)
@@ -965,5 +968,47 @@ fn case(w: &mut Writer<'_>, p: &StepPlan<'_>, outlined_arms: bool) -> RustCase {
         label,
         comment: comment(&s.text),
         body,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_board_entry_point_has_its_outlined_commands() {
+        let entries = [
+            api::PLACE,
+            api::OCCUPY,
+            api::MOVE_SQUARES,
+            api::MOVE_NAME_TO,
+            api::MOVE_NAME_BY,
+            api::SLIDE,
+        ];
+        for entry in entries {
+            let name = outlined(&entry, false);
+            let text = HELPERS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+            let call = format!("icp_board.{}(", api::method(entry.rust));
+            assert!(text.is_some_and(|t| t.contains(&call)), "{}", entry.name);
+        }
+        // A slide's step is written apart: it takes no failure target.
+        for entry in &entries[..5] {
+            let name = outlined(entry, true);
+            let text = HELPERS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+            let call = format!("icp_board.{}(", api::method(entry.rust));
+            assert!(text.is_some_and(|t| t.contains(&call)), "{}", entry.name);
+        }
+    }
+
+    #[test]
+    fn signatures_are_laid_out_as_rustfmt_lays_them_out() {
+        let ret = "Result<bool, icp_rt::Fault>";
+        let short = signature("fn f", &[], &["a: i64".to_string()], ret);
+        assert_eq!(short, ["fn f(a: i64) -> Result<bool, icp_rt::Fault> {"]);
+        let params: Vec<String> = (0..6).map(|i| format!("icp_p{i}: &mut i64")).collect();
+        let long = signature("fn icp_chunk_0", &["W: Write"], &params, ret);
+        assert_eq!(long.first().unwrap(), "fn icp_chunk_0<W: Write>(");
+        assert_eq!(long.last().unwrap(), ") -> Result<bool, icp_rt::Fault> {");
+        assert_eq!(long.len(), params.len() + 2);
     }
 }

@@ -2132,7 +2132,7 @@ ICP_API int icp_read(int64_t *values, int n)
 
 /* @section die */
 /* §8: flushes stdout, prints "error: statement <label>: <cause>" on stderr,
- * frees the board and exits with status 1. */
+ * frees the board (in a program that has one) and exits with status 1. */
 static void icp_die(int64_t label, const char *cause)
 {
     fflush(stdout);
@@ -2207,7 +2207,8 @@ static void icp_die_end_of_input(int64_t label)
 /* @end end_of_input */
 
 /* End of the program: flushes stdout (a failure is a runtime error, §8),
- * frees the board and returns the exit status 0. */
+ * frees the board (in a program that has one) and returns the exit status
+ * 0. */
 static int icp_finish(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
