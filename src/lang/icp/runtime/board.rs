@@ -2518,6 +2518,24 @@ mod tests {
     }
 
     #[test]
+    fn occupy_places_without_colour_or_kind() {
+        let mut b = Board::new(3);
+        assert_eq!(b.occupy(0, 1, 1), Ok(true));
+        assert_eq!(b.occupy(1, 1, 1), Ok(false));
+        assert_eq!(b.occupy(3, 2, 2), Ok(false));
+        assert_eq!(b.occupy(u32::MAX, 2, 2), Ok(false));
+        // Past the table's first growths.
+        for i in 0..1000 {
+            assert_eq!(b.occupy(2, i, -i - 5), Ok(true));
+        }
+        assert_eq!(b.occupy(1, 500, -505), Ok(false));
+        assert_eq!(b.occupy(1, i64::MIN, i64::MAX), Ok(true));
+        assert_eq!((b.count(0), b.count(1), b.count(2)), (1, 1, 1000));
+        assert_eq!(b.squares.get(1, 1), Some(OCCUPIED));
+        assert_eq!(b.squares.len, 1002);
+    }
+
+    #[test]
     fn names_out_of_range_have_no_pieces() {
         let mut b = Board::new(2);
         assert_eq!(b.place(2, W, Kind::Rook, 0, 0), Ok(false));
