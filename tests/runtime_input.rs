@@ -8,7 +8,8 @@
 mod support;
 
 use icp2c::driver::Language;
-use support::batch::{Prog, three_ways};
+use support::batch::Prog;
+use support::modules::three_ways;
 
 struct Expect {
     prog: Prog,

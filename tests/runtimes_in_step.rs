@@ -40,7 +40,7 @@ const RUNTIMES: &[Runtimes] = &[
             "KNIGHT_SCAN",
             "MAX_LOOP",
         ],
-        generated: &["end of input in a `*` jump target (§6)"],
+        generated: &[],
     },
     Runtimes {
         folder: "finvara",

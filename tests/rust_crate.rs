@@ -1,7 +1,8 @@
 //! Generated crates build with `cargo build --offline` and pass
 //! `cargo clippy -- -D warnings`, for every example of every language and
 //! for InfChessPro programs whose shape could trip a lint (empty, one
-//! statement, a lone self-loop, output only, input only). The built
+//! statement, a lone self-loop, output only, input only, a `*` failure
+//! target, pieces never moved). The built
 //! programs must print what the interpreter prints; the wiki's truth
 //! machine must print its input once (Finvara §7), for 0 as for 1.
 
@@ -18,6 +19,8 @@ const SHAPES: &[(&str, &str)] = &[
     ("blocked_loop", "1. x=R0,0\n2. b=P0,5\n3. x;0,1?3\n"),
     ("dynamic_only", "1. ^?*\n"),
     ("count_only", "1. %nobody\n"),
+    ("star_failure_target", "1. a;0,1!*\n2. \"y\n"),
+    ("occupy_only", "1. a=R0,0\n2. b=p0,0!3\n3. %a\n"),
 ];
 
 fn write_crate(dir: &std::path::Path, name: &str, language: Language, source: &str) {

@@ -35,33 +35,41 @@ struct Snapshots {
 /// crate's runtime file.
 type Selected = [(String, String); 3];
 
-/// The sections `uses` names, for a placeholder.
-fn sections_named(uses: &sections::Uses) -> String {
-    let names: Vec<&str> = uses.sections().collect();
-    if names.is_empty() {
-        "none (the core alone)".to_string()
+/// The placeholder of a pasted runtime: the sections it holds (the
+/// regions kept besides the unmarked core), in a comment of `open` and
+/// `close`.
+fn placeholder<'a>(
+    open: &str,
+    sections: impl IntoIterator<Item = &'a str>,
+    close: &str,
+) -> String {
+    let names: Vec<&str> = sections.into_iter().collect();
+    let names = if names.is_empty() {
+        "none, the core alone".to_string()
     } else {
         names.join(", ")
-    }
+    };
+    format!("{open} … runtime sections: {names} …{close}")
 }
 
 const LANGUAGES: &[Snapshots] = &[
     Snapshots {
         language: Language::InfChessPro,
         folder: "icp",
-        runtimes: || {
-            vec![
+        runtimes: Vec::new,
+        selected: Some(|program| {
+            let ir = icp::opt::optimise(program.ir::<icp::InfChessPro>().unwrap().clone());
+            let (c, c_sections) = icp::backend::c::runtime(&ir);
+            let (rust, rust_sections) = icp::backend::rust::runtime(&ir);
+            [
+                (c, placeholder("/*", c_sections, " */\n")),
                 (
-                    sections::whole(icp::backend::c::RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … templates/c/runtime.c … */\n",
+                    codegen::rust::inline(&rust),
+                    placeholder("// mod icp_rt:", rust_sections.clone(), ""),
                 ),
-                (
-                    codegen::inline_runtime(icp::backend::rust::RUNTIME),
-                    "// … mod icp_rt: src/lang/icp/runtime/board.rs, indented …",
-                ),
+                (rust, placeholder("//", rust_sections, "\n")),
             ]
-        },
-        selected: None,
+        }),
         rust_runtime: || codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
     },
     Snapshots {
@@ -70,19 +78,22 @@ const LANGUAGES: &[Snapshots] = &[
         runtimes: Vec::new,
         selected: Some(|program| {
             let uses = finvara::backend::uses(program.ir::<finvara::Finvara>().unwrap());
-            let names = sections_named(&uses);
+            let c = sections::Runtime::parse(finvara::backend::C_RUNTIME, sections::Markers::C)
+                .unwrap()
+                .reach(&uses);
+            let rust = finvara::backend::rust_sections().reach(&uses);
             [
                 (
                     finvara::backend::c_runtime(&uses),
-                    format!("/* … runtime sections: {names} … */\n"),
+                    placeholder("/*", c, " */\n"),
                 ),
                 (
                     codegen::rust::inline(&finvara::backend::rust_runtime(&uses)),
-                    format!("// … mod icp_rt: runtime sections {names} …"),
+                    placeholder("// mod icp_rt:", rust.clone(), ""),
                 ),
                 (
                     finvara::backend::rust_runtime(&uses),
-                    format!("// … runtime sections {names} …\n"),
+                    placeholder("//", rust, "\n"),
                 ),
             ]
         }),

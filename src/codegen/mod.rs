@@ -82,6 +82,28 @@ pub fn inline_runtime(runtime: &str) -> String {
     )
 }
 
+/// The runtime of a one-file Rust program whose runtime is cut into
+/// sections: `mod icp_rt { … }` holding `runtime`, the sections the
+/// program uses (`sections::Runtime::select`), indented as
+/// [`inline_runtime`] indents. The program uses all of it, so no lint is
+/// silenced.
+pub fn inline_module(runtime: &str) -> String {
+    format!(
+        "mod {RUNTIME_MODULE} {{\n{}}}",
+        indent(runtime.trim_end(), 1)
+    )
+}
+
+/// The `src/icp_rt.rs` of a generated crate whose runtime is cut into
+/// sections: the header line of [`runtime_module`], then `runtime`, the
+/// sections the program uses, all of which it uses.
+pub fn runtime_file(language: &str, runtime: &str) -> String {
+    format!(
+        "// Board runtime of icp2c {VERSION} ({language}). Do not edit.\n{}\n",
+        runtime.trim_end()
+    )
+}
+
 /// `text` with every non-empty line indented by `levels` × four spaces
 /// (rustfmt's indentation), for runtime sources nested in a module.
 pub fn indent(text: &str, levels: usize) -> String {

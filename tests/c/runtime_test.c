@@ -56,7 +56,7 @@ static void t_check_eq(int64_t a, int64_t b, const char *what, int line)
 }
 
 /* Shorthands: a fresh board with 8 names. */
-static void fresh(void) { icp_init(8); }
+static void fresh(void) { icp_board_init(8); }
 static int W(uint32_t name, int kind, int64_t r, int64_t c)
 {
     return icp_place(name, ICP_WHITE, kind, r, c);
@@ -271,6 +271,57 @@ static void test_slides(void)
 }
 
 /* Pawns of both colours: no two-step, no backwards, captures diagonal. */
+/* icp_slide: a slide loop in one call, by its fast paths (one piece of
+ * the name, no king of its colour) or step by step, as that many
+ * icp_move_name_by calls would move. */
+static void test_slide_calls(void)
+{
+    int king;
+    for (king = 0; king < 2; king++) {
+        fresh();
+        if (king)
+            W(3, ICP_KING, -5, -5); /* step by step */
+        W(0, ICP_ROOK, 0, 0);
+        W(1, ICP_PAWN, 0, 7);
+        CHECK_EQ(icp_slide(0, 0, 1, UINT64_MAX), 6); /* its own pawn stops it */
+        CHECK(has(0, 6, ICP_WHITE, ICP_ROOK));
+        B(2, ICP_PAWN, 1, 6);
+        CHECK_EQ(icp_slide(0, 1, 0, 100), 100); /* a capture, then free */
+        CHECK(has(100, 6, ICP_WHITE, ICP_ROOK));
+        CHECK_EQ(icp_count(2), 0);
+        CHECK_EQ(icp_slide(0, 1, 0, 0), 0);
+        CHECK_EQ(icp_slide(5, 1, 0, 10), 0); /* a name without pieces */
+        W(4, ICP_KNIGHT, 50, 50);
+        B(2, ICP_PAWN, 53, 56);
+        CHECK_EQ(icp_slide(4, 1, 2, 3), 3); /* jumps, the third a capture */
+        CHECK(has(53, 56, ICP_WHITE, ICP_KNIGHT));
+        CHECK_EQ(icp_count(2), 0);
+        W(5, ICP_ROOK, INT64_MAX - 5, 0);
+        CHECK_EQ(icp_slide(5, 1, 0, UINT64_MAX), 5); /* to the i64 edge */
+        CHECK(has(INT64_MAX, 0, ICP_WHITE, ICP_ROOK));
+        CHECK(indices_ok());
+    }
+}
+
+/* icp_occupy: §4.1 for a program that moves no piece; the table grows. */
+static void test_occupy(void)
+{
+    int64_t i;
+    icp_board_init(3);
+    CHECK(icp_occupy(0, 1, 1));
+    CHECK(!icp_occupy(1, 1, 1));
+    CHECK_EQ(icp_count(0), 1);
+    CHECK_EQ(icp_count(1), 0);
+    for (i = 0; i < 1000; i++)
+        CHECK(icp_occupy(2, i, -i - 5));
+    for (i = 0; i < 1000; i += 97)
+        CHECK(!icp_occupy(1, i, -i - 5));
+    CHECK(icp_occupy(1, INT64_MIN, INT64_MAX));
+    CHECK_EQ(icp_count(2), 1000);
+    CHECK_EQ(icp_count(1), 1);
+    CHECK(!icp_occupy(0, 1, 1));
+}
+
 static void test_pawns(void)
 {
     int colour;
@@ -966,7 +1017,7 @@ static void random_sequence(int ops)
     int op, bad = 0;
     static const int kinds[20] = {0, 0, 0, 1, 1, 1, 2, 2, 2, 2,
                                   3, 3, 3, 3, 4, 4, 4, 5, 5, 5};
-    icp_init(6);
+    icp_board_init(6);
     ref_n = 0;
     ref_serial = 0;
     seq_mode = rnd(3) == 0;
@@ -1159,7 +1210,7 @@ static void loop_board(uint64_t seed, int suited)
     int i, pieces, edge, spread = suited ? 12 : 5;
     rng_state = seed;
     icp_free_all();
-    icp_init(4);
+    icp_board_init(4);
     edge = rnd(8) == 0;
     pieces = 2 + rnd(8);
     for (i = 0; i < pieces; i++) {
@@ -1230,7 +1281,7 @@ static void test_loops(void)
         icp_loop_step transfer[2] = {{ICP_STEP_MOVE, 0, 0, -1}, {ICP_STEP_MOVE, 1, 0, 1}};
         icp_loop_end end;
         icp_free_all();
-        icp_init(4);
+        icp_board_init(4);
         CHECK(W(0, ICP_ROOK, 0, INT64_C(1000000000000000)));
         CHECK(W(1, ICP_ROOK, 1, 0));
         CHECK(W(2, ICP_PAWN, 0, -1));
@@ -1248,7 +1299,7 @@ static void test_loops(void)
         int run;
         for (run = 0; run < 2; run++) {
             icp_free_all();
-            icp_init(4);
+            icp_board_init(4);
             CHECK(W(3, ICP_PAWN, 0, -1));
             CHECK(W(3, ICP_PAWN, 1, -1));
             CHECK(W(0, ICP_ROOK, 0, 0));
@@ -1417,6 +1468,8 @@ static void test_read_children(void)
         "error: statement 7: no statement is labelled -9223372036854775808 "
         "(\302\2475)\n");
     RUN("die", "", 1, "before\n", "error: statement 3: memory exhausted (\302\2478)\n");
+    RUN("eof", "", 1, "before\n",
+        "error: statement 11: end of input in a `*` jump target (\302\2476)\n");
     run_child("write", "", 0, "/dev/full", 1, NULL, 0,
               "error: cannot write standard output (\302\2478)\n",
               __LINE__);
@@ -1447,11 +1500,12 @@ static void test_read_children(void)
 static int child(int argc, char **argv)
 {
     const char *mode = argv[2];
+    icp_init();
     if (strcmp(mode, "read") == 0 && argc > 3) {
         int n = atoi(argv[3]), k, i, eofs = 0;
         int64_t v[8];
         char buf[64];
-        icp_init(0);
+        icp_board_init(0);
         icp_current_label = 42;
         while (eofs < 2) {
             k = icp_read(v, n);
@@ -1468,7 +1522,7 @@ static int child(int argc, char **argv)
         return icp_finish();
     }
     if (strcmp(mode, "write") == 0) {
-        icp_init(0);
+        icp_board_init(0);
         icp_current_label = 42;
         icp_write_text("a\0b\n", 4);
         icp_write_text("", 0);
@@ -1478,26 +1532,31 @@ static int child(int argc, char **argv)
     }
     if (strcmp(mode, "writebig") == 0) {
         long i;
-        icp_init(0);
+        icp_board_init(0);
         icp_current_label = 5;
         for (i = 0; i < 1000000; i++)
             icp_write_text("0123456789abcdef", 16);
         return icp_finish();
     }
+    if (strcmp(mode, "eof") == 0) {
+        icp_board_init(0);
+        icp_write_text("before\n", 7);
+        icp_die_end_of_input(11);
+    }
     if (strcmp(mode, "nolabel") == 0) {
-        icp_init(0);
+        icp_board_init(0);
         icp_write_text("before\n", 7);
         icp_die_no_label(7, INT64_MIN);
     }
     if (strcmp(mode, "die") == 0) {
-        icp_init(1);
+        icp_board_init(1);
         W(0, ICP_KING, 0, 0);
         icp_write_text("before\n", 7);
         icp_die(3, "memory exhausted (\302\2478)");
     }
     if (strcmp(mode, "oom") == 0) {
         int64_t i;
-        icp_init(1);
+        icp_board_init(1);
         icp_current_label = 9;
         W(0, ICP_QUEEN, 0, 0);
         B(0, ICP_QUEEN, 0, -5000);
@@ -1515,6 +1574,7 @@ int main(int argc, char **argv)
     int sequences = 400;
     if (argc > 2 && strcmp(argv[1], "--child") == 0)
         return child(argc, argv);
+    icp_init();
     if (argc > 1)
         sequences = atoi(argv[1]);
     self = argv[0];
@@ -1529,6 +1589,8 @@ int main(int argc, char **argv)
 
     test_geometry();
     test_slides();
+    test_slide_calls();
+    test_occupy();
     test_pawns();
     test_check();
     test_check_plain();

@@ -5,6 +5,7 @@
 
 pub mod batch;
 pub mod cheg_gen;
+pub mod modules;
 pub mod progen;
 
 use std::io::Write;

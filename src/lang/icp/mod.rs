@@ -21,12 +21,14 @@ pub mod backend {
 
 /// The board runtime: `board.rs` is compiled into icp2c (the interpreter)
 /// and pasted into generated Rust; `board.c` is its C port, pasted into
-/// generated C.
+/// generated C; a generated program carries the sections of them that
+/// its calls reach, which `api.rs` lists.
 pub mod runtime {
+    pub mod api;
     pub mod board;
 }
 
-use super::{Backends, Lang, RunOptions, UsageError, emit_c_and_rust, no_language_options};
+use super::{Lang, RunOptions, SectionedBackends, UsageError, emit_sectioned, no_language_options};
 use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -35,10 +37,10 @@ use std::io::{BufRead, Write};
 /// A program that passed every check, with the warnings found on the way.
 pub type Checked = super::Checked<ir::Program>;
 
-const BACKENDS: Backends<ir::Program> = Backends {
+const BACKENDS: SectionedBackends<ir::Program> = SectionedBackends {
     c: backend::c::emit,
     rust: backend::rust::emit_rust,
-    rust_runtime: backend::rust::RUNTIME,
+    rust_runtime: backend::rust::runtime_file,
 };
 
 /// InfChessPro, as the driver sees it.
@@ -87,10 +89,10 @@ impl Lang for InfChessPro {
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
         if request.no_opt {
-            return emit_c_and_rust(Self::NAME, &BACKENDS, program, request);
+            return emit_sectioned(Self::NAME, &BACKENDS, program, request);
         }
         let optimised = opt::optimise(program.clone());
-        emit_c_and_rust(Self::NAME, &BACKENDS, &optimised, request)
+        emit_sectioned(Self::NAME, &BACKENDS, &optimised, request)
     }
 }
 

@@ -23,8 +23,8 @@
 {%- if c.sets_current %}
             icp_current_label = {{ c.label }};
 {%- endif %}
-{%- if let Some(n) = c.reads %}
-            icp_n = icp_read(icp_v, {{ n }});
+{%- if let Some(read) = c.read %}
+            {{ read }}
 {%- endif %}
 {%- for w in c.writes %}
             {{ w }}
@@ -63,7 +63,10 @@ int main(void)
     size_t icp_exit = 0;
 {%- endif %}
 {%- endif %}
-    icp_init({{ name_count }});
+    icp_init();
+{%- if let Some(board_init) = board_init %}
+    {{ board_init }}
+{%- endif %}
 {%- if !cases.is_empty() %}
     for (;;) {
         switch (icp_label) {
@@ -71,8 +74,8 @@ int main(void)
 {%- call case_body(c) %}{%- endcall %}
 {%- endfor %}
         default:
-{%- if input_jumps %}
-            icp_die_no_label(icp_from, icp_label);
+{%- if let Some(no_label) = no_label %}
+            {{ no_label }}(icp_from, icp_label);
 {%- endif %}
             goto icp_halt;
         }
@@ -122,8 +125,8 @@ static size_t icp_exit;
         default:
             if ({{ k.leaves }})
                 return 1;
-{%- if input_jumps %}
-            icp_die_no_label(icp_from, icp_label);
+{%- if let Some(no_label) = no_label %}
+            {{ no_label }}(icp_from, icp_label);
 {%- endif %}
             return 0;
         }
@@ -145,7 +148,10 @@ static int (*const icp_chunk[{{ chunks.len() }}])(void) = {
 
 int main(void)
 {
-    icp_init({{ name_count }});
+    icp_init();
+{%- if let Some(board_init) = board_init %}
+    {{ board_init }}
+{%- endif %}
     for (;;) {
         /* The last chunk whose first label is at most icp_label (a label
          * below the first one belongs to no statement: chunk 0 says so). */

@@ -18,11 +18,15 @@ fn main() {
 /// Runs the program on standard input and output; returns the exit status
 /// (0 at the end of the program, 1 after a runtime error).
 fn icp_main() -> i32 {
+{%- if input.is_some() %}
     let stdin = std::io::stdin();
+{%- endif %}
     let stdout = std::io::stdout();
-    let mut icp_in = icp_rt::Input::new(stdin.lock());
+{%- if let Some(input) = input %}
+    let mut icp_in = icp_rt::{{ input }}(stdin.lock());
+{%- endif %}
     let mut icp_out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let result = icp_run(&mut icp_in, &mut icp_out);
+    let result = {{ run_call }};
     let flushed = icp_out.flush();
     let error = match result {
         Ok(()) => {{ flush_error }},
@@ -30,18 +34,24 @@ fn icp_main() -> i32 {
     };
     match error {
         None => 0,
+{%- if let Some(error_line) = error_line %}
         Some((label, fault)) => {
-            eprintln!("{}", icp_rt::error_line(label, &fault));
+            eprintln!("{}", icp_rt::{{ error_line }}(label, &fault));
             1
         }
+{%- else %}
+        Some((_, fault)) => {
+            eprintln!("error: {fault}");
+            1
+        }
+{%- endif %}
     }
 }
 {% if chunks.is_empty() %}
 /// The program has no statement: it ends at once (§5).
-fn icp_run<R: std::io::BufRead, W: Write>(
-    _icp_in: &mut icp_rt::Input<R>,
-    _icp_out: &mut W,
-) -> Result<(), (i64, icp_rt::Fault)> {
+{%- for line in run_signature %}
+{{ line }}
+{%- endfor %}
     Ok(())
 }
 {%- else %}
@@ -50,16 +60,21 @@ fn icp_run<R: std::io::BufRead, W: Write>(
 /// (current label, label of the statement whose `*` target was read).
 /// Statements are in functions of at most {{ chunk_size }}, so that rustc's time
 /// grows linearly with the program.
-fn icp_run<R: std::io::BufRead, W: Write>(
-    icp_in: &mut icp_rt::Input<R>,
-    icp_out: &mut W,
-) -> Result<(), (i64, icp_rt::Fault)> {
-    let mut icp_board = icp_rt::Board::new({{ name_count }});
+{%- for line in run_signature %}
+{{ line }}
+{%- endfor %}
+{%- if let Some(board) = board %}
+    let mut icp_board = icp_rt::{{ board }}({{ name_count }});
+{%- endif %}
+{%- if max_inputs > 0 %}
     let mut icp_v = [0i64; {{ max_inputs }}];
+{%- endif %}
     let mut icp_at: (i64, i64) = ({{ first_label }}, {{ first_label }});
     loop {
 {%- if chunks.len() == 1 %}
-        {{ dispatch[0] }}
+{%- for line in dispatch %}
+{{ line }}
+{%- endfor %}
 {%- else %}
         let icp_halted = match icp_at.0 {
 {%- for line in dispatch %}
@@ -74,190 +89,10 @@ fn icp_run<R: std::io::BufRead, W: Write>(
         }
     }
 }
-{%- if chunks.len() > 1 %}
+{%- for block in helpers %}
 
-// The runtime's commands for a program of many functions, called rather
-// than inlined into each of its statements: inlining them into thousands
-// of arms made `rustc -O` several times slower.
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_place(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_colour: icp_rt::Colour,
-    icp_kind: icp_rt::Kind,
-    icp_row: i64,
-    icp_col: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.place(icp_name, icp_colour, icp_kind, icp_row, icp_col)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_move_squares(
-    icp_board: &mut icp_rt::Board,
-    icp_r1: i64,
-    icp_c1: i64,
-    icp_r2: i64,
-    icp_c2: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.move_squares(icp_r1, icp_c1, icp_r2, icp_c2)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_move_name_to(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_row: i64,
-    icp_col: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.move_name_to(icp_name, icp_row, icp_col)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_move_name_by(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_drow: i64,
-    icp_dcol: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.move_name_by(icp_name, icp_drow, icp_dcol)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_slide(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_drow: i64,
-    icp_dcol: i64,
-    icp_most: u64,
-) -> Result<u64, icp_rt::Fault> {
-    icp_board.slide(icp_name, icp_drow, icp_dcol, icp_most)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_write_text<W: Write>(icp_out: &mut W, icp_text: &str) -> Result<(), icp_rt::Fault> {
-    icp_rt::write_text(icp_out, icp_text)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_write_count<W: Write>(icp_out: &mut W, icp_n: u64) -> Result<(), icp_rt::Fault> {
-    icp_rt::write_count(icp_out, icp_n)
-}
-
-// A statement that reads no `*` and goes to a label on either outcome is
-// one call of these: the command, then the label to go to.
-
-#[inline(never)]
-#[allow(dead_code, clippy::too_many_arguments)]
-fn icp_step_place(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_colour: icp_rt::Colour,
-    icp_kind: icp_rt::Kind,
-    icp_row: i64,
-    icp_col: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.place(icp_name, icp_colour, icp_kind, icp_row, icp_col)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}
-
-#[inline(never)]
-#[allow(dead_code, clippy::too_many_arguments)]
-fn icp_step_move_squares(
-    icp_board: &mut icp_rt::Board,
-    icp_r1: i64,
-    icp_c1: i64,
-    icp_r2: i64,
-    icp_c2: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.move_squares(icp_r1, icp_c1, icp_r2, icp_c2)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_step_move_name_to(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_row: i64,
-    icp_col: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.move_name_to(icp_name, icp_row, icp_col)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_step_move_name_by(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_drow: i64,
-    icp_dcol: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.move_name_by(icp_name, icp_drow, icp_dcol)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_step_slide(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_drow: i64,
-    icp_dcol: i64,
-    icp_next: i64,
-) -> Result<i64, icp_rt::Fault> {
-    icp_board.slide(icp_name, icp_drow, icp_dcol, u64::MAX)?;
-    Ok(icp_next)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_step_text<W: Write>(
-    icp_out: &mut W,
-    icp_text: &str,
-    icp_next: i64,
-) -> Result<i64, icp_rt::Fault> {
-    icp_rt::write_text(icp_out, icp_text)?;
-    Ok(icp_next)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_step_count<W: Write>(
-    icp_board: &icp_rt::Board,
-    icp_out: &mut W,
-    icp_name: icp_rt::Name,
-    icp_next: i64,
-) -> Result<i64, icp_rt::Fault> {
-    icp_rt::write_count(icp_out, icp_board.count(icp_name))?;
-    Ok(icp_next)
-}
-
-#[inline(never)]
-#[allow(dead_code)]
-fn icp_read_into<R: std::io::BufRead>(
-    icp_in: &mut icp_rt::Input<R>,
-    icp_values: &mut [i64],
-) -> Result<usize, icp_rt::Fault> {
-    icp_in.read_into(icp_values)
-}
-{%- endif %}
+{{ block }}
+{%- endfor %}
 {%- for k in chunks %}
 
 /// Statements {{ k.first }} to {{ k.last }}: runs until the program ends (true) or
@@ -267,15 +102,13 @@ fn icp_read_into<R: std::io::BufRead>(
 /// arm that reads `*`s or ends the program sets the label itself.
 #[inline(never)]
 {%- endif %}
-#[allow(unused_variables, clippy::never_loop)]
-fn icp_chunk_{{ k.index }}<R: std::io::BufRead, W: Write>(
-    icp_board: &mut icp_rt::Board,
-    icp_in: &mut icp_rt::Input<R>,
-    icp_out: &mut W,
-    icp_v: &mut [i64; {{ max_inputs }}],
-    icp_at: &mut (i64, i64),
-) -> Result<bool, icp_rt::Fault> {
-    let (icp_label, icp_from) = (&mut icp_at.0, &mut icp_at.1);
+{%- if !k.loops %}
+#[allow(clippy::never_loop)]
+{%- endif %}
+{%- for line in k.signature %}
+{{ line }}
+{%- endfor %}
+    {{ k.labels }}
     loop {
 {%- if k.separate %}
         let icp_next: Result<i64, icp_rt::Fault> = match *icp_label {

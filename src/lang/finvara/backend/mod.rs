@@ -85,7 +85,7 @@ pub fn c_runtime(uses: &Uses) -> String {
 }
 
 /// The Rust runtime, its unit tests dropped.
-fn rust_sections() -> Runtime<'static> {
+pub fn rust_sections() -> Runtime<'static> {
     Runtime::parse(codegen::without_tests(RUST_RUNTIME), Markers::Rust)
         .expect("the Rust runtime's section markers parse")
 }

@@ -1,23 +1,28 @@
-//! The C back end: one C99 file needing only libc, with the board runtime
-//! (`runtime/board.c`) embedded. Statements are the cases of a
-//! `switch` on the current label inside a loop; a `*` jump target goes
-//! through the same switch, whose `default` reports the missing label (§5,
-//! §8).
+//! The C back end: one C99 file needing only libc, with the sections of
+//! the board runtime (`runtime/board.c`) that the program uses embedded.
+//! Statements are the cases of a `switch` on the current label inside a
+//! loop; a `*` jump target goes through the same switch, whose `default`
+//! reports the missing label (§5, §8).
 
 use super::plan::{
-    CaseView, Jump, Spelling, StepPlan, has_input_jumps, loop_note, loop_tables, max_inputs, plan,
+    CaseView, Jump, Spelling, StepPlan, has_board, has_input_jumps, loop_note, loop_tables,
+    max_inputs, moves, plan,
 };
 use crate::codegen::escape::{c_string_chunks, comment};
+use crate::codegen::sections::{Markers, Runtime, Uses};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
 use crate::lang::icp::ir::{Command, Program};
-use crate::lang::icp::runtime::board as rt;
+use crate::lang::icp::runtime::api;
 use askama::Template;
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
 
-/// The C runtime, pasted verbatim into every generated program: the shared
-/// C prelude (`src/codegen/prelude.c`), then the board runtime.
+/// The C runtime, cut into sections: the shared C prelude
+/// (`src/codegen/prelude.c`), then the board runtime. A program carries
+/// the sections its calls reach ([`runtime`]).
 pub const RUNTIME: &str = concat!(
     include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -26,14 +31,32 @@ pub const RUNTIME: &str = concat!(
     include_str!("../runtime/board.c")
 );
 
+/// [`RUNTIME`] parsed into its sections, once.
+pub fn sections() -> &'static Runtime<'static> {
+    static PARSED: OnceLock<Runtime<'static>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        Runtime::parse(RUNTIME, Markers::C).expect("the C runtime's section markers parse")
+    })
+}
+
+/// The runtime `program`'s C carries, as pasted into it, and the sections
+/// that text holds (in name order).
+pub fn runtime(program: &Program) -> (String, BTreeSet<&'static str>) {
+    let uses = view(program, "").1;
+    (sections().select(&uses), sections().reach(&uses))
+}
+
 #[derive(Template)]
 #[template(path = "icp/c/program.c", escape = "none")]
 struct ProgramView {
     /// [`codegen::header`].
     header: String,
     runtime: String,
+    /// The board's set-up, when the program has a board.
+    board_init: Option<String>,
+    /// The missing label's report (§5), when a `*` jump may meet one.
+    no_label: Option<&'static str>,
     names: Vec<String>,
-    name_count: usize,
     first_label: String,
     max_inputs: usize,
     input_jumps: bool,
@@ -84,18 +107,29 @@ struct ChunkView {
 /// Generates the C program for `program`; `source_name` is the file name
 /// shown in the header comment (escaped here).
 pub fn emit(program: &Program, source_name: &str) -> String {
+    let (mut view, uses) = view(program, source_name);
+    view.runtime = sections().select(&uses);
+    codegen::render(&view, Syntax::C)
+}
+
+/// The view of `program` (its runtime left empty) and the runtime entry
+/// points it uses.
+fn view(program: &Program, source_name: &str) -> (ProgramView, Uses) {
+    let mut uses = Uses::new();
+    let input_jumps = has_input_jumps(program);
     let view = ProgramView {
         header: codegen::header(NAME, source_name),
-        runtime: crate::codegen::sections::whole(RUNTIME, crate::codegen::sections::Markers::C)
-            .expect("the C runtime's section markers parse"),
+        runtime: String::new(),
+        board_init: has_board(program)
+            .then(|| format!("{}({});", uses.c(&api::BOARD), program.names.len())),
+        no_label: input_jumps.then(|| uses.c(&api::NO_LABEL)),
         names: program.names.iter().map(|n| comment(n)).collect(),
-        name_count: program.names.len(),
         first_label: program
             .statements
             .first()
             .map_or("0".into(), |s| S.int(s.label)),
         max_inputs: max_inputs(program),
-        input_jumps: has_input_jumps(program),
+        input_jumps,
         cases: Vec::new(),
         chunks: Vec::new(),
         lean: program.statements.len() > LEAN,
@@ -103,12 +137,12 @@ pub fn emit(program: &Program, source_name: &str) -> String {
         loop_tables: loop_tables(program)
             .iter()
             .map(|t| {
-                let items = t.items(&S, |kind, args| match kind {
-                    "Nothing" => "{ICP_STEP_NOTHING, 0, 0, 0}".to_string(),
-                    _ => format!("{{ICP_STEP_{}, {args}}}", kind.to_uppercase()),
+                let items = t.items(&mut uses, &S, |kind, args| {
+                    format!("{{{kind}, {}}}", args.unwrap_or("0, 0, 0"))
                 });
                 format!(
-                    "static const icp_loop_step icp_loop_{}[{}] = {{{}}};",
+                    "static const {} icp_loop_{}[{}] = {{{}}};",
+                    uses.c(&api::LOOP_STEP),
                     t.first,
                     items.len(),
                     items.join(", ")
@@ -117,6 +151,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
             .collect(),
     };
     let plans = plan(program);
+    let moves = moves(program);
     let mut view = ProgramView {
         multi_exit: plans.iter().any(|p| p.exits.len() > 1),
         ..view
@@ -124,7 +159,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
     if plans.len() <= CHUNK {
         view.cases = plans
             .iter()
-            .map(|p| case(program, p, "goto icp_halt;"))
+            .map(|p| case(program, p, "goto icp_halt;", moves, &mut uses))
             .collect();
     } else {
         let parts: Vec<&[super::plan::StepPlan<'_>]> = plans.chunks(CHUNK).collect();
@@ -142,25 +177,20 @@ pub fn emit(program: &Program, source_name: &str) -> String {
                 first: S.int(first),
                 last: S.int(last),
                 leaves: leaves.join(" || "),
-                cases: part.iter().map(|p| case(program, p, "return 0;")).collect(),
+                cases: part
+                    .iter()
+                    .map(|p| case(program, p, "return 0;", moves, &mut uses))
+                    .collect(),
             });
         }
     }
-    codegen::render(&view, Syntax::C)
+    (view, uses)
 }
 
 /// Operands as C spells them (constants plain when they fit an `int`).
 const S: Spelling = Spelling {
     int: literal::c_int,
-    colours: ["ICP_WHITE", "ICP_BLACK"],
-    kinds: [
-        "ICP_KING",
-        "ICP_QUEEN",
-        "ICP_ROOK",
-        "ICP_BISHOP",
-        "ICP_KNIGHT",
-        "ICP_PAWN",
-    ],
+    entry: |uses, entry| uses.c(entry).to_string(),
     truth: "1",
     when: |cond, statement| format!("if ({cond}) {{ {statement} }}"),
     effect: |cond, call| match cond {
@@ -172,17 +202,15 @@ const S: Spelling = Spelling {
 
 /// The C statement for a jump; `halt` ends the program (`goto icp_halt;`
 /// in `main`, `return 0;` in a chunk function).
-fn jump(j: Jump, label: &str, halt: &str) -> String {
+fn jump(j: Jump, label: &str, halt: &str, uses: &mut Uses) -> String {
     match j {
         Jump::Label(l) => format!("icp_label = {}; break;", S.int(l)),
         Jump::Halt => halt.to_string(),
         Jump::Input { slot, check_eof } => {
             let check = if check_eof {
-                // The message is the Rust runtime's, written once
-                // (tests/runtimes_in_step.rs).
                 format!(
-                    "if (icp_n <= {slot}) {{ icp_die({label}, \"{}\"); }} ",
-                    c_string_chunks(&rt::Fault::EndOfInputInTarget.cause())[0].0
+                    "if (icp_n <= {slot}) {{ {}({label}); }} ",
+                    uses.c(&api::END_OF_INPUT)
                 )
             } else {
                 String::new()
@@ -192,7 +220,9 @@ fn jump(j: Jump, label: &str, halt: &str) -> String {
     }
 }
 
-fn case(program: &Program, p: &StepPlan<'_>, halt: &str) -> CaseView {
+/// The case of one statement; `moves`: whether the program moves pieces
+/// (else it places them with [`api::OCCUPY`]).
+fn case(program: &Program, p: &StepPlan<'_>, halt: &str, moves: bool, uses: &mut Uses) -> CaseView {
     let s = p.statement;
     let label = S.int(s.label);
     let mut loop_lines = Vec::new();
@@ -201,14 +231,15 @@ fn case(program: &Program, p: &StepPlan<'_>, halt: &str) -> CaseView {
             .first()
             .map_or(0, |m| program.statements[m.statement].label);
         let call = format!(
-            "icp_loop_exit(icp_loop_{first}, {}, {start})",
+            "{}(icp_loop_{first}, {}, {start})",
+            uses.c(&api::LOOP_EXIT),
             members.len()
         );
         loop_lines.push(format!("/* {} */", comment(&loop_note(program, members))));
         match p.exits.as_slice() {
             [(_, only)] => {
                 loop_lines.push(format!("(void){call};"));
-                loop_lines.push(jump(*only, &label, halt));
+                loop_lines.push(jump(*only, &label, halt, uses));
             }
             exits => {
                 loop_lines.push(format!("icp_exit = {call};"));
@@ -221,7 +252,7 @@ fn case(program: &Program, p: &StepPlan<'_>, halt: &str) -> CaseView {
                         _ => format!("}} else if ({test}) {{"),
                     };
                     loop_lines.push(head);
-                    loop_lines.push(format!("    {}", jump(*exit, &label, halt)));
+                    loop_lines.push(format!("    {}", jump(*exit, &label, halt, uses)));
                 }
                 loop_lines.push("}".to_string());
             }
@@ -229,29 +260,49 @@ fn case(program: &Program, p: &StepPlan<'_>, halt: &str) -> CaseView {
     }
     let mut writes = Vec::new();
     let call = S
-        .board_call(&s.command)
-        .map(|(function, args)| format!("icp_{function}({args})"));
+        .board_call(uses, &s.command, moves)
+        .map(|(entry, args)| format!("{}({args})", uses.c(&entry)));
     match &s.command {
         Command::Text(text) => {
             for (body, len) in c_string_chunks(&format!("{text}\n")) {
-                writes.push(format!("icp_write_text(\"{body}\", {len});"));
+                writes.push(format!("{}(\"{body}\", {len});", uses.c(&api::TEXT)));
             }
         }
         Command::Count(name) => {
-            writes.push(format!("icp_write_count(icp_count({name}));"));
+            writes.push(format!(
+                "{}({}({name}));",
+                uses.c(&api::WRITE_COUNT),
+                uses.c(&api::COUNT)
+            ));
         }
         _ => {}
     }
     let guarded = S.guard(s.inputs, call.as_deref(), writes);
+    let sets_current = s.inputs > 0 || call.is_some();
+    if sets_current {
+        // `icp_current_label`, which the runtime's errors name (§8).
+        uses.add(&api::ERROR_LINE);
+    }
     CaseView {
-        sets_current: s.inputs > 0 || call.is_some(),
-        reads: (s.inputs > 0).then_some(s.inputs),
+        sets_current,
+        read: (s.inputs > 0)
+            .then(|| format!("icp_n = {}(icp_v, {});", uses.c(&api::READ), s.inputs)),
         writes: guarded.writes,
         test: guarded.test,
         effect: guarded.effect,
         branches: p.branches,
-        on_success: jump(p.on_success, &label, halt),
-        on_failure: jump(p.on_failure, &label, halt),
+        // A loop's own lines send control on; the failure target is taken
+        // only by a statement that branches.
+        on_success: if loop_lines.is_empty() {
+            jump(p.on_success, &label, halt, uses)
+        } else {
+            String::new()
+        },
+        on_failure: if p.branches && loop_lines.is_empty() {
+            jump(p.on_failure, &label, halt, uses)
+        } else {
+            String::new()
+        },
         loop_lines,
         comment: comment(&s.text),
         label,

@@ -7,20 +7,21 @@
 //! into view models of plain, already-escaped strings; the templates only
 //! lay them out.
 
+use crate::codegen::sections::{Entry, Uses};
 use crate::lang::icp::interp::{runtime_colour, runtime_kind};
 use crate::lang::icp::ir::{
     Action, Colour, Command, LoopMember, PieceKind, Program, Statement, Target, Value,
 };
+use crate::lang::icp::runtime::api;
 
 /// How a target spells the runtime's numbers and names: the one thing the
 /// C and Rust view models write differently in a command's operands.
 pub struct Spelling {
     /// An integer literal (`i64::MIN` included).
     pub int: fn(i64) -> String,
-    /// White and Black, in the runtime's order.
-    pub colours: [&'static str; 2],
-    /// King, Queen, Rook, Bishop, Knight, Pawn, in the runtime's order.
-    pub kinds: [&'static str; 6],
+    /// A runtime entry point as the target names it (`ICP_WHITE`,
+    /// `icp_rt::Colour::White`), recorded in the program's uses.
+    pub entry: fn(&mut Uses, &Entry) -> String,
     /// The condition that always holds.
     pub truth: &'static str,
     /// `when(cond, statement)`: the statement, run only if cond holds.
@@ -42,8 +43,8 @@ pub struct CaseView {
     /// Whether the statement can hit a runtime error (input or memory), so
     /// the runtime must know its label (C).
     pub sets_current: bool,
-    /// `Some(n)`: read n integers first (§6).
-    pub reads: Option<usize>,
+    /// The statement that reads its `*` integers first (§6), if any.
+    pub read: Option<String>,
     /// Output statements (text and count), each guarded by the reads.
     pub writes: Vec<String>,
     /// The success test when branching (e.g. `icp_n == 2 && icp_place(…)`).
@@ -87,13 +88,13 @@ impl Spelling {
     }
 
     /// A colour, as the runtime names it.
-    pub fn colour(&self, c: Colour) -> &'static str {
-        self.colours[runtime_colour(c) as usize]
+    pub fn colour(&self, uses: &mut Uses, c: Colour) -> String {
+        (self.entry)(uses, &api::COLOURS[runtime_colour(c) as usize])
     }
 
     /// A piece kind, as the runtime names it.
-    pub fn kind(&self, k: PieceKind) -> &'static str {
-        self.kinds[runtime_kind(k) as usize]
+    pub fn kind(&self, uses: &mut Uses, k: PieceKind) -> String {
+        (self.entry)(uses, &api::KINDS[runtime_kind(k) as usize])
     }
 
     /// Guards a statement's board call and output statements with its
@@ -122,17 +123,33 @@ impl Spelling {
     }
 
     /// The board operation a place or move command is, as the runtime's
-    /// function name (`place`, `move_squares`, …) and its arguments spelt
-    /// for the target; `None` for the commands that are not board
-    /// operations (nothing, text, count).
-    pub fn board_call(&self, command: &Command) -> Option<(&'static str, String)> {
-        self.board_call_args(command)
-            .map(|(function, args)| (function, args.join(", ")))
+    /// entry point ([`api::PLACE`], [`api::MOVE_SQUARES`], …) and its
+    /// arguments spelt for the target; `None` for the commands that are not
+    /// board operations (nothing, text, count, loop). A place is
+    /// [`api::OCCUPY`] in a program that moves no piece ([`moves`]).
+    pub fn board_call(
+        &self,
+        uses: &mut Uses,
+        command: &Command,
+        moves: bool,
+    ) -> Option<(Entry, String)> {
+        self.board_call_args(uses, command, moves)
+            .map(|(entry, args)| (entry, args.join(", ")))
     }
 
-    /// [`Spelling::board_call`] with the arguments one by one.
-    pub fn board_call_args(&self, command: &Command) -> Option<(&'static str, Vec<String>)> {
-        let (function, args) = match command {
+    /// [`Spelling::board_call`] with the arguments one by one. Records the
+    /// colours and kinds it spells, not the entry point itself.
+    pub fn board_call_args(
+        &self,
+        uses: &mut Uses,
+        command: &Command,
+        moves: bool,
+    ) -> Option<(Entry, Vec<String>)> {
+        let (entry, args) = match command {
+            Command::Place { name, row, col, .. } if !moves => (
+                api::OCCUPY,
+                vec![name.to_string(), self.value(*row), self.value(*col)],
+            ),
             Command::Place {
                 name,
                 colour,
@@ -140,29 +157,29 @@ impl Spelling {
                 row,
                 col,
             } => (
-                "place",
+                api::PLACE,
                 vec![
                     name.to_string(),
-                    self.colour(*colour).to_string(),
-                    self.kind(*kind).to_string(),
+                    self.colour(uses, *colour),
+                    self.kind(uses, *kind),
                     self.value(*row),
                     self.value(*col),
                 ],
             ),
             Command::MoveSquares { r1, c1, r2, c2 } => (
-                "move_squares",
+                api::MOVE_SQUARES,
                 [r1, c1, r2, c2].map(|v| self.value(*v)).to_vec(),
             ),
             Command::MoveNameTo { name, row, col } => (
-                "move_name_to",
+                api::MOVE_NAME_TO,
                 vec![name.to_string(), self.value(*row), self.value(*col)],
             ),
             Command::MoveNameBy { name, drow, dcol } => (
-                "move_name_by",
+                api::MOVE_NAME_BY,
                 vec![name.to_string(), self.value(*drow), self.value(*dcol)],
             ),
             Command::Slide { name, drow, dcol } => (
-                "slide",
+                api::SLIDE,
                 vec![
                     name.to_string(),
                     self.int(*drow),
@@ -174,7 +191,7 @@ impl Spelling {
                 return None;
             }
         };
-        Some((function, args))
+        Some((entry, args))
     }
 }
 
@@ -283,6 +300,30 @@ pub fn can_fail(command: &Command) -> bool {
     )
 }
 
+/// Whether the program moves pieces: any move, slide or loop. A program
+/// that does not places them with [`api::OCCUPY`], which keeps no colour
+/// or kind.
+pub fn moves(program: &Program) -> bool {
+    program.statements.iter().any(|s| {
+        matches!(
+            s.command,
+            Command::MoveSquares { .. }
+                | Command::MoveNameTo { .. }
+                | Command::MoveNameBy { .. }
+                | Command::Slide { .. }
+                | Command::Loop { .. }
+        )
+    })
+}
+
+/// Whether the program has a board: any command but nothing and text.
+pub fn has_board(program: &Program) -> bool {
+    program
+        .statements
+        .iter()
+        .any(|s| !matches!(s.command, Command::Nothing | Command::Text(_)))
+}
+
 /// Whether any statement jumps to a label read from input.
 pub fn has_input_jumps(program: &Program) -> bool {
     program.statements.iter().any(|s| {
@@ -313,21 +354,38 @@ pub struct LoopTable {
 
 impl LoopTable {
     /// Its members as a target spells them: `spell(kind, operands)`
-    /// with the member's kind (`Move`, `Slide` or `Nothing`) and its
-    /// operands (name, row offset, column offset; empty for `Nothing`).
-    pub fn items(&self, spelling: &Spelling, spell: fn(&str, &str) -> String) -> Vec<String> {
+    /// with the member's kind as the target names it ([`api::STEP_MOVE`],
+    /// [`api::STEP_SLIDE`], [`api::STEP_NOTHING`], recorded in `uses`) and
+    /// its operands (name, row offset, column offset; `None` for a `^`).
+    pub fn items(
+        &self,
+        uses: &mut Uses,
+        spelling: &Spelling,
+        spell: fn(&str, Option<&str>) -> String,
+    ) -> Vec<String> {
         self.members
             .iter()
-            .map(|(_, action)| match *action {
-                Action::Move { name, drow, dcol } => spell(
-                    "Move",
-                    &format!("{name}, {}, {}", spelling.int(drow), spelling.int(dcol)),
-                ),
-                Action::Slide { name, drow, dcol } => spell(
-                    "Slide",
-                    &format!("{name}, {}, {}", spelling.int(drow), spelling.int(dcol)),
-                ),
-                Action::Nothing => spell("Nothing", ""),
+            .map(|(_, action)| {
+                let (entry, operands) = match *action {
+                    Action::Move { name, drow, dcol } => (
+                        api::STEP_MOVE,
+                        Some(format!(
+                            "{name}, {}, {}",
+                            spelling.int(drow),
+                            spelling.int(dcol)
+                        )),
+                    ),
+                    Action::Slide { name, drow, dcol } => (
+                        api::STEP_SLIDE,
+                        Some(format!(
+                            "{name}, {}, {}",
+                            spelling.int(drow),
+                            spelling.int(dcol)
+                        )),
+                    ),
+                    Action::Nothing => (api::STEP_NOTHING, None),
+                };
+                spell(&(spelling.entry)(uses, &entry), operands.as_deref())
             })
             .collect()
     }

@@ -1,34 +1,18 @@
 /* ------------------------------------------------------------------------
  * InfChessPro board runtime of icp2c, plain C99.
  *
- * Pasted verbatim into every generated program after <inttypes.h>
- * <stdint.h> <stdio.h> <stdlib.h> <string.h>. Needs only libc. Implements
- * docs/runtime-design.md exactly; the language contract is
+ * Pasted into every generated program after the C prelude, cut to the
+ * sections the program uses (the @section markers; icp2c's table of
+ * runtime entry points says which section holds what a program calls).
+ * Needs only libc.
+ * Implements docs/runtime-design.md exactly, its data structures and costs
+ * described where they are defined; the language contract is
  * shared/spec/infchesspro.md, whose sections are cited as §n.
- *
- * Data structures and costs (runtime-design.md, "Data structures and costs"):
- * - occupancy: open-addressing hash table square -> piece slot, power-of-two
- *   size, at most half full, linear probing, backward-shift deletion, fixed
- *   multiply/xor hash (no random seed). O(1) expected per operation. Each
- *   piece keeps its entry index, so a move probes only for its target.
- * - pieces: a slot table; captured slots are reused through a free list, so
- *   placing and capturing forever uses bounded memory.
- * - per name: doubly linked list of live pieces, newest first, and a count:
- *   O(1) newest, O(1) unlink on capture, O(1) count (§4.3, §4.7).
- * - per colour: the live kings and the live sliders (swap-remove); per
- *   colour and kind: a count, used to skip whole attack tests and to aim
- *   the check test's rays at the enemy sliders (§7 rule 4).
- * - four line indices (rows, columns, diagonals r-c, anti-diagonals r+c),
- *   each a hash table line key -> treap of the positions on that line,
- *   built lazily by the first ray query of its kind that reaches beyond
- *   ICP_PROBE squares, then kept up to date by every place / move /
- *   capture. O(1) for an empty line, O(log k) for k pieces on the line, per
- *   query and update, never proportional to a distance.
- *
- * All coordinate arithmetic is done on uint64_t (differences, steps, edge
- * distances), so no i64 value can cause signed overflow.
  * ------------------------------------------------------------------------ */
+/* @section core: prelude_stdout prelude_write_failure */
+/* @end core */
 
+/* @section move: board pieces squares u2i die */
 #define ICP_WHITE 0
 #define ICP_BLACK 1
 #define ICP_KING 0
@@ -37,14 +21,28 @@
 #define ICP_BISHOP 3
 #define ICP_KNIGHT 4
 #define ICP_PAWN 5
-
-/* "No slot / no node": an empty hash entry, the end of a list. */
-#define ICP_NIL UINT32_MAX
-/* The largest number of piece slots or tree nodes (ICP_NIL stays free). */
-#define ICP_MAX_SLOTS (UINT32_MAX - 1u)
 /* Squares probed directly in the hash table along a ray before the line
  * index is used (runtime-design.md: PROBE = 8). */
 #define ICP_PROBE 8u
+/* A helper of the hot path shared by two callers, inlined into both. */
+#if defined(__GNUC__)
+#define ICP_HOT __attribute__((always_inline)) static inline
+#else
+#define ICP_HOT static inline
+#endif
+/* @end move */
+
+/* @section squares: board */
+/* "No slot / no node": an empty hash entry, the end of a list. */
+#define ICP_NIL UINT32_MAX
+/* The slot of a square icp_occupy filled: no piece (slots stay below). */
+#define ICP_OCCUPIED (UINT32_MAX - 1u)
+/* @end squares */
+/* @section pieces: board squares */
+/* The largest number of piece slots or tree nodes (ICP_NIL stays free). */
+#define ICP_MAX_SLOTS (UINT32_MAX - 1u)
+/* @end pieces */
+
 /* The API functions the generated code calls are kept out of line under
  * GCC and Clang: a large program calls them from thousands of places, and
  * inlining them everywhere makes `cc -O2` several times slower for no
@@ -54,20 +52,18 @@
 #else
 #define ICP_API static
 #endif
-/* A helper of the hot path shared by two callers, inlined into both. */
-#if defined(__GNUC__)
-#define ICP_HOT __attribute__((always_inline)) static inline
-#else
-#define ICP_HOT static inline
-#endif
 
+static void icp_die_write(void);
+
+/* @section die */
 /* The label of the statement being run; the generated code sets it. Used
  * in runtime error lines (§8). */
 static int64_t icp_current_label;
 
 static void icp_die(int64_t label, const char *cause);
-static void icp_die_write(void);
+/* @end die */
 
+/* @section board: die prelude_realloc */
 /* ---------------------------------------------------------------- memory */
 
 /* Grows (or allocates) an array to count elements of size bytes; memory
@@ -80,9 +76,9 @@ static void *icp_realloc_array(void *old, size_t count, size_t size)
         icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
     return p;
 }
+/* @end board */
 
-/* ----------------------------------------------------- coordinate helpers */
-
+/* @section u2i */
 /* uint64_t -> int64_t by two's complement without implementation-defined
  * conversion (compiles to nothing). */
 static int64_t icp_u2i(uint64_t x)
@@ -90,6 +86,13 @@ static int64_t icp_u2i(uint64_t x)
     return x <= (uint64_t)INT64_MAX ? (int64_t)x
                                     : -(int64_t)(UINT64_MAX - x) - 1;
 }
+/* @end u2i */
+
+/* @section move */
+/* ----------------------------------------------------- coordinate helpers */
+
+/* All coordinate arithmetic is done on uint64_t (differences, steps, edge
+ * distances), so no i64 value can cause signed overflow. */
 
 /* x + d*k for d in {-1, 0, 1}; the caller guarantees the result fits. */
 static int64_t icp_step(int64_t x, int d, uint64_t k)
@@ -134,9 +137,15 @@ static uint64_t icp_absdiff(int64_t a, int64_t b, int *sign)
     *sign = 0;
     return 0;
 }
+/* @end move */
 
+/* @section pieces */
 /* ---------------------------------------------------------------- pieces */
 
+/* A slot table; captured slots are reused through a free list, so placing
+ * and capturing forever uses bounded memory. Per name, a doubly linked
+ * list of live pieces, newest first: O(1) newest, O(1) unlink on capture
+ * (§4.3). */
 typedef struct icp_piece {
     int64_t row, col;
     uint32_t name;
@@ -150,11 +159,21 @@ static icp_piece *icp_pieces;
 static uint32_t icp_pieces_len, icp_pieces_cap;
 static uint32_t icp_free_slot = ICP_NIL;
 
-/* Per name (§4.3, §4.7): newest live piece and live count. */
+/* Per name (§4.3): newest live piece. */
 static uint32_t *icp_name_head;
-static uint64_t *icp_name_count;
-static uint32_t icp_names;
+/* @end pieces */
 
+/* @section board */
+/* Per name (§4.7): live count, O(1). */
+static uint64_t *icp_name_count;
+/* @end board */
+
+/* @section loop */
+/* The number of names. */
+static uint32_t icp_names;
+/* @end loop */
+
+/* @section move */
 /* Per colour: live kings, live sliders (rooks, bishops, queens); per
  * colour and kind: live count (§7 rule 4). Rosters lose a captured piece
  * by swap-remove, O(1). */
@@ -166,7 +185,9 @@ static uint32_t icp_sliders_len[2], icp_sliders_cap[2];
  * point from the king at one of them (runtime-design.md). */
 #define ICP_SLIDER_SCAN 8u
 static uint64_t icp_kind_count[2][6];
+/* @end move */
 
+/* @section place */
 /* A slot for a new piece: a reused one from the free list, else a new one
  * (amortised O(1)). */
 static uint32_t icp_new_slot(void)
@@ -189,8 +210,16 @@ static uint32_t icp_new_slot(void)
     }
     return icp_pieces_len++;
 }
+/* @end place */
 
+/* @section squares */
 /* -------------------------------------------------------------- occupancy */
+
+/* Open-addressing hash table square -> piece slot (for a program that
+ * moves no piece, -> name), power-of-two size, at most half full, linear
+ * probing, backward-shift deletion, fixed multiply/xor hash (no random
+ * seed). O(1) expected per operation. Each piece keeps its entry index,
+ * so a move probes only for its target. */
 
 typedef struct icp_entry {
     int64_t row, col;
@@ -217,6 +246,49 @@ static size_t icp_home(int64_t row, int64_t col)
     return (size_t)(icp_hash(row, col) >> icp_tab_shift) & icp_tab_mask;
 }
 
+/* The slot on (row, col) or ICP_NIL, and in *end the index where the
+ * probe stopped: the square's entry, or the first empty entry of its probe
+ * run (where it would be inserted). O(1) expected. */
+static uint32_t icp_find(int64_t row, int64_t col, size_t *end)
+{
+    size_t i = icp_home(row, col);
+    for (;;) {
+        const icp_entry *e = &icp_tab[i];
+        if (e->slot == ICP_NIL || (e->row == row && e->col == col)) {
+            *end = i;
+            return e->slot;
+        }
+        i = (i + 1) & icp_tab_mask;
+    }
+}
+
+/* Stores (row, col) -> slot in entry i, which must be the first empty entry
+ * of the square's probe run. */
+static void icp_tab_store(size_t i, int64_t row, int64_t col, uint32_t slot)
+{
+    icp_tab[i].row = row;
+    icp_tab[i].col = col;
+    icp_tab[i].slot = slot;
+    icp_tab[i].hash = (uint32_t)(icp_hash(row, col) >> 32);
+    icp_tab_used++;
+}
+
+/* Allocates an empty table of cap (a power of two, >= 16) entries. */
+static void icp_tab_alloc(size_t cap)
+{
+    unsigned bits = 0;
+    icp_tab = (icp_entry *)icp_realloc_array(NULL, cap, sizeof *icp_tab);
+    memset(icp_tab, 0xFF, cap * sizeof *icp_tab); /* slot = ICP_NIL */
+    icp_tab_cap = cap;
+    icp_tab_mask = cap - 1;
+    while (((size_t)1 << bits) < cap)
+        bits++;
+    icp_tab_shift = 64u - bits;
+    icp_tab_used = 0;
+}
+/* @end squares */
+
+/* @section move */
 /* The home index of a stored entry, from its saved hash bits while the
  * table has at most 2^32 entries (no rehash during deletion). */
 static size_t icp_entry_home(const icp_entry *e)
@@ -240,55 +312,30 @@ static uint32_t icp_get(int64_t row, int64_t col)
     }
 }
 
-/* The slot on (row, col) or ICP_NIL, and in *end the index where the
- * probe stopped: the square's entry, or the first empty entry of its probe
- * run (where it would be inserted). O(1) expected. */
-static uint32_t icp_find(int64_t row, int64_t col, size_t *end)
-{
-    size_t i = icp_home(row, col);
-    for (;;) {
-        const icp_entry *e = &icp_tab[i];
-        if (e->slot == ICP_NIL || (e->row == row && e->col == col)) {
-            *end = i;
-            return e->slot;
-        }
-        i = (i + 1) & icp_tab_mask;
-    }
-}
+/* @end move */
 
+/* @section pieces */
 /* Stores (row, col) -> slot in entry i, which must be the first empty entry
  * of the square's probe run; records i in the piece. */
 static void icp_tab_put_at(size_t i, int64_t row, int64_t col, uint32_t slot)
 {
-    icp_tab[i].row = row;
-    icp_tab[i].col = col;
-    icp_tab[i].slot = slot;
-    icp_tab[i].hash = (uint32_t)(icp_hash(row, col) >> 32);
+    icp_tab_store(i, row, col, slot);
     icp_pieces[slot].at = (uint32_t)i;
-    icp_tab_used++;
 }
+/* @end pieces */
 
+/* @section squares_grow: squares die */
 /* Inserts a square known to be absent; the table has room. */
 static void icp_tab_put(int64_t row, int64_t col, uint32_t slot)
 {
     size_t i = icp_home(row, col);
     while (icp_tab[i].slot != ICP_NIL)
         i = (i + 1) & icp_tab_mask;
-    icp_tab_put_at(i, row, col, slot);
-}
-
-/* Allocates an empty table of cap (a power of two, >= 16) entries. */
-static void icp_tab_alloc(size_t cap)
-{
-    unsigned bits = 0;
-    icp_tab = (icp_entry *)icp_realloc_array(NULL, cap, sizeof *icp_tab);
-    memset(icp_tab, 0xFF, cap * sizeof *icp_tab); /* slot = ICP_NIL */
-    icp_tab_cap = cap;
-    icp_tab_mask = cap - 1;
-    while (((size_t)1 << bits) < cap)
-        bits++;
-    icp_tab_shift = 64u - bits;
-    icp_tab_used = 0;
+    icp_tab_store(i, row, col, slot);
+    /* @section pieces */
+    if (slot != ICP_OCCUPIED)
+        icp_pieces[slot].at = (uint32_t)i;
+    /* @end pieces */
 }
 
 /* Makes room for one more entry, keeping the table at most half full:
@@ -319,7 +366,9 @@ static int icp_tab_reserve(void)
     free(old);
     return 1;
 }
+/* @end squares_grow */
 
+/* @section move */
 /* Empties entry hole (a piece's `at`, so no probe is needed) by
  * backward-shift deletion: later entries of the probe run move back into
  * the hole when the hole lies on their own probe run; their pieces' `at`
@@ -342,7 +391,14 @@ static void icp_tab_remove_at(size_t hole)
 
 /* ------------------------------------------------------------ line indices */
 
-/* Line kinds: 0 rows (key row, position col), 1 columns (key col, position
+/* Four line indices (rows, columns, diagonals r-c, anti-diagonals r+c),
+ * each a hash table line key -> treap of the positions on that line, built
+ * lazily by the first ray query of its kind that reaches beyond ICP_PROBE
+ * squares, then kept up to date by every place / move / capture. O(1) for
+ * an empty line, O(log k) for k pieces on the line, per query and update,
+ * never proportional to a distance.
+ *
+ * Line kinds: 0 rows (key row, position col), 1 columns (key col, position
  * row), 2 diagonals (key row-col, position row), 3 anti-diagonals (key
  * row+col, position row).
  *
@@ -1001,7 +1057,9 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
     icp_apply(p, tr, tc, target, ti, sdr, sdc);
     return 1;
 }
+/* @end move */
 
+/* @section read: die u2i */
 /* ------------------------------------------------------------ stdin, out */
 
 static unsigned char icp_in_buf[65536];
@@ -1072,19 +1130,36 @@ static int icp_read_one(int64_t *out)
     return 1;
 }
 
+/* @end read */
+
+/* @section board */
 /* ------------------------------------------------------------- clean-up */
 
+/* Frees the board (all it allocated) and forgets it. */
 static void icp_free_all(void)
 {
+    /* @section move */
     int l;
+    /* @end move */
+    /* @section pieces */
     free(icp_pieces);
     free(icp_name_head);
+    icp_pieces = NULL;
+    icp_name_head = NULL;
+    icp_pieces_len = icp_pieces_cap = 0;
+    /* @end pieces */
     free(icp_name_count);
+    icp_name_count = NULL;
+    /* @section squares */
+    free(icp_tab);
+    icp_tab = NULL;
+    icp_tab_cap = icp_tab_used = 0;
+    /* @end squares */
+    /* @section move */
     free(icp_kings[0]);
     free(icp_kings[1]);
     free(icp_sliders[0]);
     free(icp_sliders[1]);
-    free(icp_tab);
     free(icp_nodes);
     for (l = 0; l < 4; l++) {
         free(icp_lines[l]);
@@ -1093,50 +1168,58 @@ static void icp_free_all(void)
         icp_built[l] = 0;
     }
     icp_any_built = 0;
-    icp_pieces = NULL;
-    icp_name_head = NULL;
-    icp_name_count = NULL;
     icp_kings[0] = icp_kings[1] = NULL;
     icp_sliders[0] = icp_sliders[1] = NULL;
-    icp_tab = NULL;
     icp_nodes = NULL;
-    icp_pieces_len = icp_pieces_cap = 0;
     icp_nodes_len = icp_nodes_cap = 0;
     icp_kings_len[0] = icp_kings_len[1] = 0;
     icp_kings_cap[0] = icp_kings_cap[1] = 0;
     icp_sliders_len[0] = icp_sliders_len[1] = 0;
     icp_sliders_cap[0] = icp_sliders_cap[1] = 0;
-    icp_tab_cap = icp_tab_used = 0;
+    /* @end move */
 }
+/* @end board */
 
 /* ==================================================================== API */
 
-static void icp_runtime_use(void);
+/* Sets up standard output: fully buffered in a 64 KiB buffer. */
+static void icp_init(void)
+{
+    icp_stdout_setup(1);
+}
 
-/* Sets up an empty board for names interned names (0..names-1) and full
- * buffering of stdout with a 64 KiB buffer. May be called again to start
- * over with an empty board (stdin and stdout state are kept). */
-static void icp_init(uint32_t names)
+/* @section board */
+/* Sets up an empty board for names interned names (0..names-1). May be
+ * called again to start over with an empty board. */
+static void icp_board_init(uint32_t names)
 {
     uint32_t i;
-    (void)icp_runtime_use; /* keeps every API function "used" (see below) */
-    icp_stdout_setup(1);
     icp_free_all();
-    icp_names = names;
-    icp_name_head = (uint32_t *)icp_realloc_array(NULL, names, sizeof *icp_name_head);
     icp_name_count = (uint64_t *)icp_realloc_array(NULL, names, sizeof *icp_name_count);
-    for (i = 0; i < names; i++) {
-        icp_name_head[i] = ICP_NIL;
+    for (i = 0; i < names; i++)
         icp_name_count[i] = 0;
-    }
-    memset(icp_kind_count, 0, sizeof icp_kind_count);
+    /* @section pieces */
+    icp_name_head = (uint32_t *)icp_realloc_array(NULL, names, sizeof *icp_name_head);
+    for (i = 0; i < names; i++)
+        icp_name_head[i] = ICP_NIL;
     icp_free_slot = ICP_NIL;
+    /* @end pieces */
+    /* @section loop */
+    icp_names = names;
+    /* @end loop */
+    /* @section move */
+    memset(icp_kind_count, 0, sizeof icp_kind_count);
     icp_free_node = ICP_NIL;
     icp_prio_state = 2463534242u;
     icp_ov_on = 0;
+    /* @end move */
+    /* @section squares */
     icp_tab_alloc(16);
+    /* @end squares */
 }
+/* @end board */
 
+/* @section place: board pieces squares squares_grow move */
 /* §4.1: a new piece on (row, col); succeeds iff the square is empty. Check
  * does not matter. O(1) expected (+ O(log n) per built line index). */
 ICP_API int icp_place(uint32_t name, int colour, int kind, int64_t row,
@@ -1192,14 +1275,36 @@ ICP_API int icp_place(uint32_t name, int colour, int kind, int64_t row,
                 icp_index_add((int)l, row, col);
     return 1;
 }
+/* @end place */
 
+/* @section occupy: board squares squares_grow */
+/* §4.1 in a program that moves no piece: colour and kind then change
+ * nothing, so the square is only marked occupied (no piece slot) and the
+ * name counted; succeeds iff the square is empty. O(1) expected. A board
+ * is used with icp_place or with icp_occupy, never both. */
+ICP_API int icp_occupy(uint32_t name, int64_t row, int64_t col)
+{
+    size_t i;
+    if (icp_find(row, col, &i) != ICP_NIL)
+        return 0;
+    if (icp_tab_reserve())
+        (void)icp_find(row, col, &i);
+    icp_tab_store(i, row, col, ICP_OCCUPIED);
+    icp_name_count[name]++;
+    return 1;
+}
+/* @end occupy */
+
+/* @section move_squares: move */
 /* §4.2: the piece on (r1, c1), of either colour, to (r2, c2) if legal. */
 ICP_API int icp_move_squares(int64_t r1, int64_t c1, int64_t r2, int64_t c2)
 {
     uint32_t s = icp_get(r1, c1);
     return s != ICP_NIL && icp_try_move(s, r2, c2);
 }
+/* @end move_squares */
 
+/* @section move_name_to: move */
 /* §4.3: the live pieces called name, newest first; the first that can
  * legally move to (row, col) does. O(candidates tried). */
 ICP_API int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
@@ -1210,7 +1315,9 @@ ICP_API int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
             return 1;
     return 0;
 }
+/* @end move_name_to */
 
+/* @section move_name_by: move */
 /* §4.4: as §4.3, each candidate towards (r+drow, c+dcol); a candidate
  * whose target leaves i64 cannot move. */
 ICP_API int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
@@ -1224,7 +1331,9 @@ ICP_API int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
     }
     return 0;
 }
+/* @end move_name_by */
 
+/* @section runs: move */
 /* The ray direction (index into icp_ray_dr/dc) of the unit step (dr, dc),
  * or -1. */
 static int icp_dir_of(int64_t dr, int64_t dc)
@@ -1234,23 +1343,6 @@ static int icp_dir_of(int64_t dr, int64_t dc)
         if (icp_ray_dr[i] == dr && icp_ray_dc[i] == dc)
             return i;
     return -1;
-}
-
-/* Moves piece p k steps in direction dir in one go, capturing what stands
- * on the target (the caller knows the squares between are empty and the
- * move legal). */
-static void icp_relocate(uint32_t p, int dir, uint64_t k)
-{
-    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir];
-    int64_t tr, tc;
-    uint32_t target;
-    size_t ti;
-    if (k == 0)
-        return;
-    tr = icp_step(icp_pieces[p].row, dr, k);
-    tc = icp_step(icp_pieces[p].col, dc, k);
-    target = icp_find(tr, tc, &ti);
-    icp_apply(p, tr, tc, target, ti, dr, dc);
 }
 
 /* Most live pieces a knight's slide looks through (its squares lie on no
@@ -1266,6 +1358,25 @@ static uint64_t icp_live_pieces(void)
         for (kind = 0; kind < 6; kind++)
             n += icp_kind_count[colour][kind];
     return n;
+}
+/* @end runs */
+
+/* @section slide: move move_name_by runs */
+/* Moves piece p k steps in direction dir in one go, capturing what stands
+ * on the target (the caller knows the squares between are empty and the
+ * move legal). */
+static void icp_relocate(uint32_t p, int dir, uint64_t k)
+{
+    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir];
+    int64_t tr, tc;
+    uint32_t target;
+    size_t ti;
+    if (k == 0)
+        return;
+    tr = icp_step(icp_pieces[p].row, dr, k);
+    tc = icp_step(icp_pieces[p].col, dc, k);
+    target = icp_find(tr, tc, &ti);
+    icp_apply(p, tr, tc, target, ti, dr, dc);
 }
 
 /* Moves knight p k jumps of (dr, dc) in one go (landing squares between
@@ -1430,6 +1541,9 @@ ICP_API uint64_t icp_slide(uint32_t name, int64_t drow, int64_t dcol,
     return moves;
 }
 
+/* @end slide */
+
+/* @section loop: move move_name_by runs u2i */
 /* ------------------------------------------------ loops (issue 13) */
 
 /* A loop of statements summarised by the optimiser: its members in the
@@ -1437,8 +1551,12 @@ ICP_API uint64_t icp_slide(uint32_t name, int64_t drow, int64_t dcol,
  * success goes on and whose failure leaves the loop; ICP_STEP_SLIDE: a
  * slide loop whose failure goes on; ICP_STEP_NOTHING: a ^. */
 #define ICP_STEP_MOVE 0
+/* @section loop_slide: loop slide */
 #define ICP_STEP_SLIDE 1
+/* @end loop_slide */
+/* @section loop_nothing: loop */
 #define ICP_STEP_NOTHING 2
+/* @end loop_nothing */
 typedef struct icp_loop_step {
     int kind;
     uint32_t name;
@@ -1638,8 +1756,10 @@ static int icp_begin_round(const icp_loop_step *steps, size_t n, size_t start,
         int moved = s->kind == ICP_STEP_MOVE, seen = 0;
         const icp_piece *p;
         uint32_t slot;
+        /* @section loop_nothing */
         if (s->kind == ICP_STEP_NOTHING)
             continue;
+        /* @end loop_nothing */
         if (s->name >= icp_names || icp_name_count[s->name] != 1)
             return 0;
         slot = icp_name_head[s->name];
@@ -1944,7 +2064,9 @@ static icp_loop_end icp_run_loop(const icp_loop_step *steps, size_t n, size_t st
                 end.left = 1;
                 return end;
             }
-        } else if (s->kind == ICP_STEP_SLIDE) {
+        }
+        /* @section loop_slide */
+        if (s->kind == ICP_STEP_SLIDE) {
             uint64_t left = most - executed, made;
             uint32_t h = s->name < icp_names ? icp_name_head[s->name] : ICP_NIL;
             int64_t fr = h != ICP_NIL ? icp_pieces[h].row : 0;
@@ -1968,9 +2090,12 @@ static icp_loop_end icp_run_loop(const icp_loop_step *steps, size_t n, size_t st
                     round.blind = 1;
                 }
             }
-        } else {
-            executed++;
         }
+        /* @end loop_slide */
+        /* @section loop_nothing */
+        if (s->kind == ICP_STEP_NOTHING)
+            executed++;
+        /* @end loop_nothing */
         at = at + 1 < n ? at + 1 : 0;
     }
 }
@@ -1989,12 +2114,9 @@ ICP_API size_t icp_loop_exit(const icp_loop_step *steps, size_t n, size_t start)
     }
 }
 
-/* §4.7: live pieces called name. O(1). */
-static uint64_t icp_count(uint32_t name)
-{
-    return icp_name_count[name];
-}
+/* @end loop */
 
+/* @section read */
 /* §6: reads up to n integers left to right, stopping at the first end of
  * input; returns how many were read. Bad text or out of range: runtime
  * error (§8) with the current label. */
@@ -2006,13 +2128,50 @@ ICP_API int icp_read(int64_t *values, int n)
             return i;
     return n;
 }
+/* @end read */
 
+/* @section die */
+/* §8: flushes stdout, prints "error: statement <label>: <cause>" on stderr,
+ * frees the board (in a program that has one) and exits with status 1. */
+static void icp_die(int64_t label, const char *cause)
+{
+    fflush(stdout);
+    fprintf(stderr, "error: statement %" PRId64 ": %s\n", label, cause);
+    fflush(stderr);
+    /* @section board */
+    icp_free_all();
+    /* @end board */
+    exit(1);
+}
+/* @end die */
+
+/* §8: standard output failed. Buffered output reaches the system at times
+ * that differ between back ends, so the line names no statement
+ * (docs/infchesspro.md): "error: cannot write standard output (§8)". */
+static void icp_die_write(void)
+{
+    icp_report_write_failure("cannot write standard output (" ICP_SECT "8)");
+    /* @section board */
+    icp_free_all();
+    /* @end board */
+    exit(1);
+}
+
+/* @section text */
 /* §4.6: writes exactly len bytes (NUL bytes included). A write failure is
  * a runtime error (§8). */
 ICP_API void icp_write_text(const char *bytes, size_t len)
 {
     if (len != 0 && fwrite(bytes, 1, len, stdout) != len)
         icp_die_write();
+}
+/* @end text */
+
+/* @section count: board text */
+/* §4.7: live pieces called name. O(1). */
+static uint64_t icp_count(uint32_t name)
+{
+    return icp_name_count[name];
 }
 
 /* §4.7: n in decimal and '\n'. */
@@ -2027,28 +2186,9 @@ ICP_API void icp_write_count(uint64_t n)
     } while (n != 0);
     icp_write_text(buf + i, sizeof buf - i);
 }
+/* @end count */
 
-/* §8: flushes stdout, prints "error: statement <label>: <cause>" on stderr,
- * frees the board and exits with status 1. */
-static void icp_die(int64_t label, const char *cause)
-{
-    fflush(stdout);
-    fprintf(stderr, "error: statement %" PRId64 ": %s\n", label, cause);
-    fflush(stderr);
-    icp_free_all();
-    exit(1);
-}
-
-/* §8: standard output failed. Buffered output reaches the system at times
- * that differ between back ends, so the line names no statement
- * (docs/infchesspro.md): "error: cannot write standard output (§8)". */
-static void icp_die_write(void)
-{
-    icp_report_write_failure("cannot write standard output (" ICP_SECT "8)");
-    icp_free_all();
-    exit(1);
-}
-
+/* @section no_label: die */
 /* §5: a `*` jump to a label no statement has. */
 static void icp_die_no_label(int64_t label, int64_t target)
 {
@@ -2056,35 +2196,26 @@ static void icp_die_no_label(int64_t label, int64_t target)
     sprintf(cause, "no statement is labelled %" PRId64 " (" ICP_SECT "5)", target);
     icp_die(label, cause);
 }
+/* @end no_label */
+
+/* @section end_of_input: die */
+/* §6: a `*` jump target that must be taken found end of input. */
+static void icp_die_end_of_input(int64_t label)
+{
+    icp_die(label, "end of input in a `*` jump target (" ICP_SECT "6)");
+}
+/* @end end_of_input */
 
 /* End of the program: flushes stdout (a failure is a runtime error, §8),
- * frees the board and returns the exit status 0. */
+ * frees the board (in a program that has one) and returns the exit status
+ * 0. */
 static int icp_finish(void)
 {
     if (fflush(stdout) != 0 || ferror(stdout))
         icp_die_write();
+    /* @section board */
     icp_free_all();
+    /* @end board */
     return 0;
-}
-
-/* Never called. It refers to every API function, and icp_init refers to
- * it, so a program that calls only some of them gets no "defined but not
- * used" warning (portable C99, no attributes). */
-static void icp_runtime_use(void)
-{
-    (void)icp_init;
-    (void)icp_place;
-    (void)icp_move_squares;
-    (void)icp_move_name_to;
-    (void)icp_move_name_by;
-    (void)icp_slide;
-    (void)icp_loop_exit;
-    (void)icp_count;
-    (void)icp_read;
-    (void)icp_write_text;
-    (void)icp_write_count;
-    (void)icp_die;
-    (void)icp_die_no_label;
-    (void)icp_finish;
 }
 /* ---------------------------------------------- end of the board runtime */

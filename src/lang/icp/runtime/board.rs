@@ -1,20 +1,28 @@
 //! The InfChessPro board runtime: the infinite board, the move rules, the
 //! integer input reader and the output helpers.
 //!
-//! This one source is used by the interpreter (as
-//! `crate::lang::icp::runtime::board`)
-//! and is embedded verbatim in every generated Rust program (as
-//! `mod icp_rt { .. }`), so it uses `std` only, has no `unsafe`, never panics
-//! and never prints. It implements `docs/runtime-design.md`; the language
-//! contract is `shared/spec/infchesspro.md`, whose sections (§) are cited on
-//! each item.
+//! This one source is used whole by the interpreter (as
+//! `crate::lang::icp::runtime::board`) and is embedded in every generated
+//! Rust program (as `mod icp_rt { .. }`), cut to the sections the program
+//! uses (the `@section` markers; icp2c's table of runtime entry points
+//! says which section holds what a program calls), so it uses `std` only,
+//! has no `unsafe`, never panics and never prints. It implements
+//! `docs/runtime-design.md`; the language contract is
+//! `shared/spec/infchesspro.md`, whose sections (§) are cited on each item.
+// @section board
 //!
 //! Data structures (runtime-design.md, "Data structures and costs"):
+//! - per name: a live count;
+// @end board
+// @section squares
 //! - occupancy: an open-addressing hash table square -> piece slot with a
 //!   fixed multiply/xor hash (deterministic, no random seed);
+// @end squares
+// @section pieces
 //! - pieces: a slot table whose captured slots are reused through a free list;
-//! - per name: a doubly linked list of live pieces, newest at the head, and a
-//!   live count;
+//! - per name: a doubly linked list of live pieces, newest at the head;
+// @end pieces
+// @section move
 //! - per colour: the live kings; per colour and kind: a live count;
 //! - four lazily built line indices (rows, columns, diagonals, anti-diagonals),
 //!   each a hash map line key -> the positions on that line ([`Line`]):
@@ -30,15 +38,23 @@
 //!   ray (see `line_key`);
 //! - a move stores the mover at the end of the target's probe run found by
 //!   the legality test, so the occupancy table is probed once for the target.
+// @end move
 
+// @section move: board pieces squares
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::io::{BufRead, ErrorKind, Write};
+// @end move
+// @section read
+use std::io::{BufRead, ErrorKind};
+// @end read
 
+// @section board
 /// An interned piece name: the compiler numbers the names of a program
 /// `0..names` (runtime-design.md, "Semantics pinned here"; spec §2, §4.1).
 pub type Name = u32;
+// @end board
 
+// @section move
 /// A piece colour (spec §3). Numbered white = 0, black = 1 as in
 /// runtime-design.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -93,7 +109,9 @@ impl Kind {
         self as usize
     }
 }
+// @end move
 
+// @section interpreter
 /// The colour and kind a piece letter stands for (spec §2): `K Q R B N P`
 /// are white, `k q r b n p` black. `None` for any other character.
 pub fn piece_from_letter(letter: char) -> Option<(Colour, Kind)> {
@@ -113,24 +131,35 @@ pub fn piece_from_letter(letter: char) -> Option<(Colour, Kind)> {
     };
     Some((colour, kind))
 }
+// @end interpreter
 
 /// A runtime error cause (spec §8). Each maps to one exact text of
 /// runtime-design.md, "Runtime error lines", through [`Fault::cause`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
+    // @section read
     /// Input text where a number was expected is not a number (spec §6).
     NotANumber,
     /// An input number is outside the signed 64-bit range (spec §6).
     NumberOutOfRange,
+    // @end read
+    // @section no_label: die
     /// A `*` jump target names a label no statement has (spec §5); holds the
     /// value read.
     NoSuchLabel(i64),
+    // @end no_label
+    // @section end_of_input: die
     /// A `*` jump target that had to be taken found end of input (spec §6).
     EndOfInputInTarget,
+    // @end end_of_input
+    // @section squares_grow
     /// Memory is exhausted (spec §8).
     OutOfMemory,
+    // @end squares_grow
+    // @section read
     /// Standard input could not be read (spec §8).
     ReadFailed,
+    // @end read
     /// Standard output could not be written (spec §8).
     WriteFailed,
 }
@@ -141,14 +170,24 @@ impl Fault {
     /// `input is not a number (§6)`. No newline.
     pub fn cause(&self) -> String {
         match self {
+            // @section read
             Fault::NotANumber => "input is not a number (§6)".to_string(),
             Fault::NumberOutOfRange => {
                 "input number is outside the signed 64-bit range (§6)".to_string()
             }
+            // @end read
+            // @section no_label
             Fault::NoSuchLabel(v) => format!("no statement is labelled {} (§5)", v),
+            // @end no_label
+            // @section end_of_input
             Fault::EndOfInputInTarget => "end of input in a `*` jump target (§6)".to_string(),
+            // @end end_of_input
+            // @section squares_grow
             Fault::OutOfMemory => "memory exhausted (§8)".to_string(),
+            // @end squares_grow
+            // @section read
             Fault::ReadFailed => "cannot read standard input (§8)".to_string(),
+            // @end read
             Fault::WriteFailed => "cannot write standard output (§8)".to_string(),
         }
     }
@@ -161,6 +200,7 @@ impl std::fmt::Display for Fault {
     }
 }
 
+// @section die
 /// The one standard-error line of a runtime error (spec §8):
 /// `error: statement LABEL: CAUSE`, without a newline, where LABEL is the
 /// label of the statement that was running and CAUSE is [`Fault::cause`];
@@ -173,17 +213,29 @@ pub fn error_line(label: i64, fault: &Fault) -> String {
         _ => format!("error: statement {}: {}", label, fault.cause()),
     }
 }
+// @end die
 
+// @section squares
 // ---------------------------------------------------------------------------
 // Occupancy: square -> piece slot
 // ---------------------------------------------------------------------------
 
 /// "No slot": an empty hash entry, the end of a linked list.
 const NIL: u32 = u32::MAX;
+// @end squares
 
+// @section place
 /// The largest number of piece slots; one more is a memory fault.
 const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
+// @end place
 
+// @section occupy
+/// The slot of a square [`Board::occupy`] filled: no piece (slots stay
+/// below).
+const OCCUPIED: u32 = u32::MAX - 1;
+// @end occupy
+
+// @section move
 /// Squares probed directly in the hash table along a ray before the line
 /// index is used (runtime-design.md: PROBE = 8).
 const PROBE: u64 = 8;
@@ -191,15 +243,21 @@ const PROBE: u64 = 8;
 /// Up to this many enemy sliders, the check test asks only the rays that
 /// point at one of them (see `Board::slider_rays`).
 const SLIDER_SCAN: usize = 8;
+// @end move
 
+// @section loop
 /// Most statements in a loop whose rounds [`Board::run_loop`] may skip
 /// (the optimiser makes no longer loop).
 pub const MAX_LOOP: usize = 8;
+// @end loop
 
+// @section runs: move
 /// Most live pieces a knight's slide looks through to find the ones on its
 /// squares (which lie on no indexed line); with more, it steps.
 const KNIGHT_SCAN: u64 = 64;
+// @end runs
 
+// @section squares
 /// The deterministic hash of a square (runtime-design.md: a multiply/xor
 /// mix of row and col, no random seed): row and col are each multiplied by
 /// an odd constant and the products xored; the table takes the top bits
@@ -272,6 +330,7 @@ impl SquareTable {
         }
     }
 
+    // @section move
     /// The slot on (row, col), if any, and the index where the probe
     /// stopped: the square's entry, or the first empty entry of its probe
     /// run (where [`SquareTable::put_at`] may store it). O(1) expected.
@@ -299,7 +358,9 @@ impl SquareTable {
             self.len += 1;
         }
     }
+    // @end move
 
+    // @section squares_grow: squares die
     /// Makes room for one more entry. Fails only when memory is exhausted.
     fn reserve_one(&mut self) -> Result<(), Fault> {
         if self.len.saturating_add(1).saturating_mul(2) <= self.entries.len() {
@@ -343,7 +404,9 @@ impl SquareTable {
             }
         }
     }
+    // @end squares_grow
 
+    // @section move
     /// Changes the slot stored for an occupied square (a capture).
     #[inline]
     fn set(&mut self, row: i64, col: i64, slot: u32) {
@@ -397,8 +460,11 @@ impl SquareTable {
         }
         self.len = self.len.saturating_sub(1);
     }
+    // @end move
 }
+// @end squares
 
+// @section move
 // ---------------------------------------------------------------------------
 // Line indices
 // ---------------------------------------------------------------------------
@@ -636,17 +702,22 @@ const KING_STEPS: [(i64, i64); 8] = [
     (-1, 1),
 ];
 
+// @end move
+
+// @section board
 // ---------------------------------------------------------------------------
 // The board
 // ---------------------------------------------------------------------------
+// @end board
 
+// @section pieces: board squares
 /// One slot of the piece table. A dead slot is on the free list through
 /// `next`.
 #[derive(Clone, Copy, Debug)]
 struct Piece {
     row: i64,
     col: i64,
-    name: u32,
+    name: Name,
     /// Name list links (older piece = `next`); free list link when dead.
     prev: u32,
     next: u32,
@@ -657,19 +728,9 @@ struct Piece {
     kind: Kind,
     live: bool,
 }
+// @end pieces
 
-/// The live pieces of one name: newest first, and how many.
-#[derive(Clone, Copy, Debug)]
-struct NameList {
-    head: u32,
-    count: u64,
-}
-
-const NO_PIECES: NameList = NameList {
-    head: NIL,
-    count: 0,
-};
-
+// @section move
 /// A hypothetical position seen by a legality test without touching the
 /// board: the mover's square s is empty, the target t holds the mover.
 #[derive(Clone, Copy, Debug)]
@@ -680,7 +741,9 @@ struct Overlay {
     tc: i64,
     mover: u32,
 }
+// @end move
 
+// @section board
 /// The infinite board of spec §3 with its pieces, and the commands of §4.1
 /// to §4.4 and §4.7.
 ///
@@ -689,14 +752,20 @@ struct Overlay {
 /// it counts 0, its moves fail, and placing it fails.
 #[derive(Clone, Debug)]
 pub struct Board {
-    /// Number of interned names; valid names are `0..names`.
-    names: usize,
-    squares: SquareTable,
+    /// Per name (`0..names`): its live pieces (§4.7).
+    name_counts: Vec<u64>,
+    // @section pieces
+    /// Per name: its newest live piece, the head of its list (older pieces
+    /// follow through `Piece::next`); `NIL` for none.
+    heads: Vec<u32>,
     pieces: Vec<Piece>,
     free: u32,
+    // @end pieces
+    // @section squares
+    squares: SquareTable,
+    // @end squares
+    // @section move
     live: u64,
-    /// Per name, grown on demand up to `names` entries.
-    lists: Vec<NameList>,
     kings: [Vec<u32>; 2],
     /// Live rooks, bishops and queens per colour (swap-remove on capture).
     sliders: [Vec<u32>; 2],
@@ -706,37 +775,48 @@ pub struct Board {
     /// first needed.
     lines: [Option<LineIndex>; 4],
     any_line: bool,
+    // @end move
 }
 
 impl Board {
     /// An empty board (spec §3) for a program with `names` interned names
-    /// (`0..names`). Allocates nothing yet; tables grow as pieces are placed.
+    /// (`0..names`). Allocates the per-name tables (a few words a name);
+    /// the others grow as pieces are placed.
     pub fn new(names: usize) -> Board {
         Board {
-            names,
-            squares: SquareTable::new(),
+            name_counts: vec![0; names],
+            // @section pieces
+            heads: vec![NIL; names],
             pieces: Vec::new(),
             free: NIL,
+            // @end pieces
+            // @section squares
+            squares: SquareTable::new(),
+            // @end squares
+            // @section move
             live: 0,
-            lists: Vec::new(),
             kings: [Vec::new(), Vec::new()],
             sliders: [Vec::new(), Vec::new()],
             counts: [[0; 6]; 2],
             lines: [None, None, None, None],
             any_line: false,
+            // @end move
         }
     }
 
+    // @section interpreter
     /// The number of interned names this board was made for.
     pub fn names(&self) -> usize {
-        self.names
+        self.name_counts.len()
     }
 
     /// The number of live pieces on the board, of every name and colour.
     pub fn live_pieces(&self) -> u64 {
         self.live
     }
+    // @end interpreter
 
+    // @section place: board pieces squares squares_grow move heads index_insert
     /// §4.1 Place: puts a new piece (colour, kind, name) on (row, col).
     ///
     /// `Ok(true)` if placed; `Ok(false)` if the square is occupied (or the
@@ -753,18 +833,11 @@ impl Board {
         col: i64,
     ) -> Result<bool, Fault> {
         let name_at = name as usize;
-        if name_at >= self.names || self.squares.get(row, col).is_some() {
+        if name_at >= self.name_counts.len() || self.squares.get(row, col).is_some() {
             return Ok(false);
         }
         // Reserve everything first so that a memory fault changes nothing.
         self.squares.reserve_one()?;
-        if self.lists.len() <= name_at {
-            let extra = name_at + 1 - self.lists.len();
-            self.lists
-                .try_reserve(extra)
-                .map_err(|_| Fault::OutOfMemory)?;
-            self.lists.resize(name_at + 1, NO_PIECES);
-        }
         let roster_at = match self.roster(colour, kind) {
             Some(roster) => {
                 roster.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
@@ -772,7 +845,7 @@ impl Board {
             }
             None => NIL,
         };
-        let old_head = self.lists.get(name_at).map_or(NIL, |l| l.head);
+        let old_head = self.head_of(name);
         let piece = Piece {
             row,
             col,
@@ -806,9 +879,11 @@ impl Board {
         if let Some(p) = self.pieces.get_mut(old_head as usize) {
             p.prev = slot;
         }
-        if let Some(list) = self.lists.get_mut(name_at) {
-            list.head = slot;
-            list.count += 1;
+        if let Some(head) = self.heads.get_mut(name_at) {
+            *head = slot;
+        }
+        if let Some(count) = self.name_counts.get_mut(name_at) {
+            *count += 1;
         }
         if let Some(roster) = self.roster(colour, kind) {
             roster.push(slot);
@@ -821,7 +896,31 @@ impl Board {
         }
         Ok(true)
     }
+    // @end place
 
+    // @section occupy: board squares squares_grow
+    /// §4.1 Place, in a program that moves no piece: colour and kind then
+    /// change nothing, so the square is only marked occupied (no piece
+    /// slot, `OCCUPIED`) and the name counted. As [`Board::place`]:
+    /// `Ok(true)` if placed, `Ok(false)` if the square is occupied or the
+    /// name is outside `0..names`; [`Fault::OutOfMemory`] (§8) when the
+    /// table cannot grow. A board is used with `place` or with `occupy`,
+    /// never both.
+    pub fn occupy(&mut self, name: Name, row: i64, col: i64) -> Result<bool, Fault> {
+        let name_at = name as usize;
+        if name_at >= self.name_counts.len() || self.squares.get(row, col).is_some() {
+            return Ok(false);
+        }
+        self.squares.reserve_one()?;
+        self.squares.insert_new(row, col, OCCUPIED);
+        if let Some(count) = self.name_counts.get_mut(name_at) {
+            *count += 1;
+        }
+        Ok(true)
+    }
+    // @end occupy
+
+    // @section move_squares: move
     /// §4.2 Move by squares: moves the piece on (r1, c1), of either colour,
     /// to (r2, c2) if the move is legal (§7), capturing what stands there.
     ///
@@ -834,7 +933,9 @@ impl Board {
             None => Ok(false),
         }
     }
+    // @end move_squares
 
+    // @section move_name_to: move heads
     /// §4.3 Move by name, absolute: the live pieces called `name` are tried
     /// newest first; the first whose move to (row, col) is legal (§7) moves.
     ///
@@ -851,7 +952,9 @@ impl Board {
         }
         Ok(false)
     }
+    // @end move_name_to
 
+    // @section move_name_by: move heads
     /// §4.4 Move by name, relative: as [`Board::move_name_to`], each
     /// candidate on (r, c) aiming at (r + drow, c + dcol). A candidate whose
     /// target leaves the i64 range cannot move.
@@ -871,7 +974,9 @@ impl Board {
         }
         Ok(false)
     }
+    // @end move_name_by
 
+    // @section slide: move move_name_by runs
     /// §4.4 again and again: a slide loop (`L. name;dr,dc?L`), summarised
     /// by the optimiser (issue 13). Moves the pieces called `name` by
     /// (drow, dcol) exactly as that many [`Board::move_name_by`] calls
@@ -899,11 +1004,7 @@ impl Board {
     /// and whether the next one fails.
     #[inline(never)]
     fn slide_run(&mut self, name: Name, dr: i64, dc: i64, most: u64) -> Option<(u64, bool)> {
-        let list = self.lists.get(name as usize)?;
-        if list.count != 1 || most == 0 {
-            return None;
-        }
-        let slot = list.head;
+        let slot = self.alone(name).filter(|_| most > 0)?;
         let p = *self.pieces.get(slot as usize)?;
         if !self.kings[p.colour.index()].is_empty() {
             return None;
@@ -1035,7 +1136,9 @@ impl Board {
         };
         self.perform(slot, &ov, captured, free_at);
     }
+    // @end slide
 
+    // @section loop: move move_name_by runs index_insert
     /// A loop of statements summarised by the optimiser (issue 13): runs
     /// `steps` round from member `start` exactly as that many statements
     /// would run, until a [`Step::Move`] fails (`left`: control leaves by
@@ -1080,17 +1183,10 @@ impl Board {
                 };
             }
             match step {
+                // @section loop_nothing
                 Step::Nothing => executed += 1,
-                Step::Move(name, dr, dc) => {
-                    executed += 1;
-                    if !matches!(self.move_name_by(name, dr, dc), Ok(true)) {
-                        return LoopEnd {
-                            executed,
-                            at,
-                            left: true,
-                        };
-                    }
-                }
+                // @end loop_nothing
+                // @section loop_slide
                 Step::Slide(name, dr, dc) => {
                     let from = self.pieces.get(self.head_of(name) as usize);
                     let from = from.map(|p| (p.row, p.col));
@@ -1109,6 +1205,17 @@ impl Board {
                             Some(seg) => r.look(seg),
                             None => r.blind = true,
                         }
+                    }
+                }
+                // @end loop_slide
+                Step::Move(name, dr, dc) => {
+                    executed += 1;
+                    if !matches!(self.move_name_by(name, dr, dc), Ok(true)) {
+                        return LoopEnd {
+                            executed,
+                            at,
+                            left: true,
+                        };
                     }
                 }
             }
@@ -1152,14 +1259,14 @@ impl Board {
         for order in 0..j {
             let (name, by) = match steps.get((start + order) % j)? {
                 Step::Move(name, dr, dc) => (*name, Some((*dr, *dc))),
+                // @section loop_slide
                 Step::Slide(name, _, _) => (*name, None),
+                // @end loop_slide
+                // @section loop_nothing
                 Step::Nothing => continue,
+                // @end loop_nothing
             };
-            let list = self.lists.get(name as usize)?;
-            if list.count != 1 {
-                return None;
-            }
-            let slot = list.head;
+            let slot = self.alone(name)?;
             let p = self.pieces.get(slot as usize)?;
             if !self.kings[p.colour.index()].is_empty() {
                 return None;
@@ -1276,7 +1383,8 @@ impl Board {
             let k = rounds as i128;
             let to = |x: i64, d: i64| (x as i128 + d as i128 * k) as i64;
             let (tr, tc) = (to(at.0, dr), to(at.1, dc));
-            self.squares.insert_new(tr, tc, lp.slot);
+            let (_, free_at) = self.squares.find(tr, tc);
+            self.squares.put_at(free_at, tr, tc, lp.slot);
             if self.any_line {
                 self.index_insert(tr, tc);
             }
@@ -1344,14 +1452,18 @@ impl Board {
         }
         limit
     }
+    // @end loop
 
+    // @section count: board
     /// §4.7 Count: the number of live pieces called `name` (0 for a name
     /// never placed or outside `0..names`).
     #[inline]
     pub fn count(&self, name: Name) -> u64 {
-        self.lists.get(name as usize).map_or(0, |l| l.count)
+        self.name_counts.get(name as usize).copied().unwrap_or(0)
     }
+    // @end count
 
+    // @section interpreter
     /// The squares of the live pieces called `name`, newest first (the
     /// order §4.3 tries them in); empty for a name never placed. For
     /// `icp2c run --trace`: costs one step per piece of the name.
@@ -1381,14 +1493,30 @@ impl Board {
         let p = self.pieces.get(slot as usize)?;
         Some((p.colour, p.kind, p.name))
     }
+    // @end interpreter
 
+    // @section move
     // -- internals --------------------------------------------------------
+    // @end move
 
+    // @section heads: pieces
+    /// The newest live piece called `name`; `NIL` for none.
     #[inline]
     fn head_of(&self, name: Name) -> u32 {
-        self.lists.get(name as usize).map_or(NIL, |l| l.head)
+        self.heads.get(name as usize).copied().unwrap_or(NIL)
     }
+    // @end heads
 
+    // @section runs: heads
+    /// The piece called `name` when it is its name's only live piece: the
+    /// condition of the fast paths of slides and loops.
+    fn alone(&self, name: Name) -> Option<u32> {
+        let count = self.name_counts.get(name as usize).copied();
+        (count == Some(1)).then(|| self.head_of(name))
+    }
+    // @end runs
+
+    // @section move
     /// The slot on (row, col) as the overlay sees it.
     #[inline]
     fn at(&self, row: i64, col: i64, ov: &Overlay) -> Option<u32> {
@@ -1598,7 +1726,10 @@ impl Board {
         }
         self.any_line = true;
     }
+    // @end move
 
+    // @section index_insert: move
+    /// A new square, in every built index.
     fn index_insert(&mut self, row: i64, col: i64) {
         for (line, index) in self.lines.iter_mut().enumerate() {
             if let Some(index) = index {
@@ -1607,6 +1738,9 @@ impl Board {
             }
         }
     }
+    // @end index_insert
+
+    // @section move
 
     fn index_remove(&mut self, row: i64, col: i64) {
         for (line, index) in self.lines.iter_mut().enumerate() {
@@ -1831,14 +1965,14 @@ impl Board {
         };
         if let Some(q) = self.pieces.get_mut(p.prev as usize) {
             q.next = p.next;
-        } else if let Some(list) = self.lists.get_mut(p.name as usize) {
-            list.head = p.next;
+        } else if let Some(head) = self.heads.get_mut(p.name as usize) {
+            *head = p.next;
         }
         if let Some(q) = self.pieces.get_mut(p.next as usize) {
             q.prev = p.prev;
         }
-        if let Some(list) = self.lists.get_mut(p.name as usize) {
-            list.count = list.count.saturating_sub(1);
+        if let Some(count) = self.name_counts.get_mut(p.name as usize) {
+            *count = count.saturating_sub(1);
         }
         let count = &mut self.counts[p.colour.index()][p.kind.index()];
         *count = count.saturating_sub(1);
@@ -1854,15 +1988,22 @@ impl Board {
         if let Some(q) = self.pieces.get_mut(moved as usize) {
             q.roster_at = p.roster_at;
         }
+        // The slot goes to the free list.
         if let Some(q) = self.pieces.get_mut(victim as usize) {
-            q.live = false;
-            q.prev = NIL;
-            q.next = self.free;
+            *q = Piece {
+                live: false,
+                prev: NIL,
+                next: self.free,
+                ..p
+            };
         }
         self.free = victim;
     }
+    // @end move
 }
+// @end board
 
+// @section loop
 /// One statement of a loop the optimiser summarised (issue 13), for
 /// [`Board::run_loop`], in the order control goes round the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1870,12 +2011,16 @@ pub enum Step {
     /// `name;drow,dcol` (§4.4): its success goes on round the loop, its
     /// failure leaves it.
     Move(Name, i64, i64),
+    // @section loop_slide: loop slide
     /// `name;drow,dcol?itself`, a slide loop ([`Board::slide`]): its
     /// moves go on until one fails, and that failure goes on round the
     /// loop.
     Slide(Name, i64, i64),
+    // @end loop_slide
+    // @section loop_nothing: loop
     /// `^` (§4.5): goes on round the loop.
     Nothing,
+    // @end loop_nothing
 }
 
 /// Where [`Board::run_loop`] stopped.
@@ -1917,6 +2062,7 @@ impl Round {
         self.looked.get(..self.nlooked).unwrap_or(&[])
     }
 
+    // @section loop_slide
     /// Records the squares a slide of the round looked at (one slide a
     /// member, so there is room; else the round is blind).
     fn look(&mut self, seg: Segment) {
@@ -1928,6 +2074,7 @@ impl Round {
             None => self.blind = true,
         }
     }
+    // @end loop_slide
 }
 
 const NO_PIECE: LoopPiece = LoopPiece {
@@ -1967,6 +2114,7 @@ struct Segment {
 }
 
 impl Segment {
+    // @section loop_slide
     /// The squares a slide loop's run of `made` moves by `v` from `from`
     /// looked at, when `v` is one square along a line or a knight's jump
     /// (the landing squares: no square lies between); `None` for any
@@ -1980,6 +2128,7 @@ impl Segment {
             len: made as i128 + 1,
         })
     }
+    // @end loop_slide
 
     /// The least s ≥ −1 with at + s·v on this segment, if any; `v` is a
     /// unit step or a knight's jump.
@@ -2055,7 +2204,9 @@ fn collision(a: Pair, v: Pair, b: Pair, w: Pair, after: u8) -> Option<u64> {
         Some(_) => None,
     }
 }
+// @end loop
 
+// @section read: die
 // ---------------------------------------------------------------------------
 // Input and output
 // ---------------------------------------------------------------------------
@@ -2158,17 +2309,21 @@ impl<R: BufRead> Input<R> {
         Ok(values.len())
     }
 }
+// @end read
 
+// @section text
 /// §4.6: writes `text` exactly (the caller includes the `\n`).
 /// Errors: [`Fault::WriteFailed`] (§8).
-pub fn write_text<W: Write>(out: &mut W, text: &str) -> Result<(), Fault> {
+pub fn write_text<W: std::io::Write>(out: &mut W, text: &str) -> Result<(), Fault> {
     out.write_all(text.as_bytes())
         .map_err(|_| Fault::WriteFailed)
 }
+// @end text
 
+// @section count
 /// §4.7: writes `n` in decimal and a `\n`.
 /// Errors: [`Fault::WriteFailed`] (§8).
-pub fn write_count<W: Write>(out: &mut W, n: u64) -> Result<(), Fault> {
+pub fn write_count<W: std::io::Write>(out: &mut W, n: u64) -> Result<(), Fault> {
     let mut buf = [0u8; 21];
     let mut at = buf.len();
     let mut rest = n;
@@ -2187,11 +2342,12 @@ pub fn write_count<W: Write>(out: &mut W, n: u64) -> Result<(), Fault> {
     out.write_all(buf.get(at..).unwrap_or(&[]))
         .map_err(|_| Fault::WriteFailed)
 }
+// @end count
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::{BufReader, Read};
+    use std::io::{BufReader, Read, Write};
 
     const W: Colour = Colour::White;
     const B: Colour = Colour::Black;
@@ -2219,10 +2375,11 @@ mod tests {
                 assert_eq!(b.squares.get(p.row, p.col), Some(slot as u32));
             }
         }
-        for (name, list) in b.lists.iter().enumerate() {
+        assert_eq!(b.heads.len(), b.name_counts.len());
+        for (name, (&head, &count)) in b.heads.iter().zip(&b.name_counts).enumerate() {
             let mut n = 0;
             let mut prev = NIL;
-            let mut slot = list.head;
+            let mut slot = head;
             while let Some(p) = b.pieces.get(slot as usize) {
                 assert!(p.live);
                 assert_eq!(p.name as usize, name);
@@ -2231,7 +2388,7 @@ mod tests {
                 prev = slot;
                 slot = p.next;
             }
-            assert_eq!(n, list.count);
+            assert_eq!(n, count);
         }
         for colour in [W, B] {
             for kind in [
@@ -2358,6 +2515,24 @@ mod tests {
         put(&mut b, 1, W, Kind::Rook, 5, 100);
         put(&mut b, 1, W, Kind::King, 6, 6);
         assert_consistent(&b);
+    }
+
+    #[test]
+    fn occupy_places_without_colour_or_kind() {
+        let mut b = Board::new(3);
+        assert_eq!(b.occupy(0, 1, 1), Ok(true));
+        assert_eq!(b.occupy(1, 1, 1), Ok(false));
+        assert_eq!(b.occupy(3, 2, 2), Ok(false));
+        assert_eq!(b.occupy(u32::MAX, 2, 2), Ok(false));
+        // Past the table's first growths.
+        for i in 0..1000 {
+            assert_eq!(b.occupy(2, i, -i - 5), Ok(true));
+        }
+        assert_eq!(b.occupy(1, 500, -505), Ok(false));
+        assert_eq!(b.occupy(1, i64::MIN, i64::MAX), Ok(true));
+        assert_eq!((b.count(0), b.count(1), b.count(2)), (1, 1, 1000));
+        assert_eq!(b.squares.get(1, 1), Some(OCCUPIED));
+        assert_eq!(b.squares.len, 1002);
     }
 
     #[test]
