@@ -16,13 +16,13 @@
 //! of each language; set it higher to run more, and `ICP2C_DIFF_SEED` to
 //! explore other seeds. `ICP2C_SANITIZE=1` builds the C with ASan and
 //! UBSan and compares only the C (tests/sanitize.sh does). The Rust of
-//! up to 120 programs is built as one executable (tests/support/modules.rs).
+//! up to 120 programs is built as one executable (tests/support/batch.rs).
 
 mod support;
 
 use icp2c::driver::{self, Language};
+use support::batch::build_rust_batch;
 use support::batch::{Prog, build_c, c_flags, compare, interpret, run_batch, sanitizing};
-use support::modules::build_rust_modules;
 use support::progen::{self, Rng};
 use support::{Ran, parallel, run_exe};
 
@@ -128,7 +128,7 @@ fn differ(progs: &[(Prog, Ran)], tag: &str) -> Vec<String> {
                 .map(|&i| (&checked[i], progs[i].0.file_name()))
                 .collect();
             let stem = format!("{tag}_batch{k}");
-            Built::Rust(build_rust_modules(&members, dir, &stem, false))
+            Built::Rust(build_rust_batch(&members, dir, &stem))
         }
         Job::C(i) => Built::C(build_c(
             &checked[i],

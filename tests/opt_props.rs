@@ -33,8 +33,8 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRu
 use std::fmt::Write as _;
 use std::time::Duration;
 use support::Ran;
+use support::batch::build_rust_batch;
 use support::batch::{Prog, interpret};
-use support::modules::build_rust_modules;
 
 // ---------------------------------------------------------------------------
 // Program specs
@@ -1228,7 +1228,7 @@ fn built_runs_agree(cases: &[Built], targets: &[&str]) -> Vec<Option<String>> {
         if !targets.contains(&if j == 0 { "rust" } else { "c" }) {
             Err(String::new())
         } else if j == 0 {
-            build_rust_modules(&members, dir, "props", false)
+            build_rust_batch(&members, dir, "props")
         } else {
             let (program, file_name) = &members[j - 1];
             let c = program.emit_c(file_name);

@@ -9,7 +9,7 @@ mod support;
 
 use icp2c::driver::Language;
 use support::batch::Prog;
-use support::modules::three_ways;
+use support::batch::three_ways;
 
 struct Expect {
     prog: Prog,

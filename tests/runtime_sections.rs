@@ -21,7 +21,7 @@ mod support;
 
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::icp;
-use support::modules::build_rust_modules;
+use support::batch::build_rust_batch;
 use support::progen::{self, Rng};
 
 /// Programs made to reach each part of the runtime alone, or in the
@@ -162,7 +162,7 @@ fn generated_rust_builds_with_every_warning_an_error() {
         .map(|(name, source)| (check(name, source), format!("{name}.icp")))
         .collect();
     let members: Vec<(&Program, String)> = checked.iter().map(|(p, n)| (p, n.clone())).collect();
-    if let Err(e) = build_rust_modules(&members, dir.path(), "sections", true) {
+    if let Err(e) = build_rust_batch(&members, dir.path(), "sections") {
         panic!("{e}");
     }
 }

@@ -38,11 +38,7 @@ type Selected = [(String, String); 3];
 /// The placeholder of a pasted runtime: the sections it holds (the
 /// regions kept besides the unmarked core), in a comment of `open` and
 /// `close`.
-fn placeholder<'a>(
-    open: &str,
-    sections: impl IntoIterator<Item = &'a str>,
-    close: &str,
-) -> String {
+fn placeholder<'a>(open: &str, sections: impl IntoIterator<Item = &'a str>, close: &str) -> String {
     let names: Vec<&str> = sections.into_iter().collect();
     let names = if names.is_empty() {
         "none, the core alone".to_string()

@@ -246,49 +246,6 @@ pub fn emit_program<P>(
     }
 }
 
-/// The back ends of a language whose runtimes are cut into sections
-/// (`codegen::sections`), for [`emit_sectioned`]: as [`Backends`], but a
-/// crate's runtime file holds the sections the program uses.
-pub struct SectionedBackends<P: 'static> {
-    /// One C file (the runtime sections it uses pasted in) from the
-    /// program and the source name.
-    pub c: fn(&P, &str) -> String,
-    /// Rust from the program and the source name: one file with the
-    /// runtime sections inlined (`true`), or a crate's `src/main.rs`
-    /// (`false`).
-    pub rust: fn(&P, &str, bool) -> String,
-    /// A crate's `src/icp_rt.rs` for the program.
-    pub rust_runtime: fn(&P) -> String,
-}
-
-/// [`Lang::emit`] for a language with [`SectionedBackends`]: as
-/// [`emit_c_and_rust`].
-pub fn emit_sectioned<P>(
-    language: &'static str,
-    backends: &SectionedBackends<P>,
-    program: &P,
-    request: &EmitRequest<'_>,
-) -> Result<Vec<GeneratedFile>, Unsupported> {
-    let name = request.source_name;
-    match (request.target, request.layout) {
-        (Target::C, Layout::File) => Ok(codegen::one_file(Target::C, (backends.c)(program, name))),
-        (Target::Rust, Layout::File) => Ok(codegen::one_file(
-            Target::Rust,
-            (backends.rust)(program, name, true),
-        )),
-        (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
-            request,
-            (backends.rust)(program, name, false),
-            (backends.rust_runtime)(program),
-        )),
-        (target, layout) => Err(Unsupported {
-            language,
-            target,
-            layout,
-        }),
-    }
-}
-
 /// For a language with no run options of its own: refuses any.
 pub fn no_language_options(language: &str, options: &RunOptions) -> Result<(), UsageError> {
     match options.args.first() {

@@ -5,7 +5,6 @@
 
 pub mod batch;
 pub mod cheg_gen;
-pub mod modules;
 pub mod progen;
 
 use std::io::Write;

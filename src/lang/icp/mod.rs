@@ -28,7 +28,7 @@ pub mod runtime {
     pub mod board;
 }
 
-use super::{Lang, RunOptions, SectionedBackends, UsageError, emit_sectioned, no_language_options};
+use super::{Lang, RunOptions, UsageError, emit_program, no_language_options};
 use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -36,12 +36,6 @@ use std::io::{BufRead, Write};
 
 /// A program that passed every check, with the warnings found on the way.
 pub type Checked = super::Checked<ir::Program>;
-
-const BACKENDS: SectionedBackends<ir::Program> = SectionedBackends {
-    c: backend::c::emit,
-    rust: backend::rust::emit_rust,
-    rust_runtime: backend::rust::runtime_file,
-};
 
 /// InfChessPro, as the driver sees it.
 pub struct InfChessPro;
@@ -88,11 +82,12 @@ impl Lang for InfChessPro {
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
+        let (c, rust) = (backend::c::emit, backend::rust::emit_rust);
         if request.no_opt {
-            return emit_sectioned(Self::NAME, &BACKENDS, program, request);
+            return emit_program(Self::NAME, c, rust, program, request);
         }
         let optimised = opt::optimise(program.clone());
-        emit_sectioned(Self::NAME, &BACKENDS, &optimised, request)
+        emit_program(Self::NAME, c, rust, &optimised, request)
     }
 }
 

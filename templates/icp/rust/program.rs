@@ -1,31 +1,11 @@
-// {{ header }}
-// Build: rustc --edition 2021 -O FILE.rs    Run: ./prog < input
-// Each statement is an arm of the match below, under its source line.
-{%- if let Some(runtime) = inline_runtime %}
-
-{{ runtime }}
-{%- else %}
-
-mod icp_rt;
-{%- endif %}
-
 use std::io::Write;
 
-fn main() {
-    std::process::exit(icp_main());
-}
-
-/// Runs the program on standard input and output; returns the exit status
-/// (0 at the end of the program, 1 after a runtime error).
-fn icp_main() -> i32 {
-{%- if input.is_some() %}
-    let stdin = std::io::stdin();
-{%- endif %}
-    let stdout = std::io::stdout();
+{{ run_doc }}
+{{ api_signature }}
 {%- if let Some(input) = input %}
-    let mut icp_in = icp_rt::{{ input }}(stdin.lock());
+    let mut icp_in = icp_rt::{{ input }}(input);
 {%- endif %}
-    let mut icp_out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut icp_out = std::io::BufWriter::with_capacity(1 << 16, output);
     let result = {{ run_call }};
     let flushed = icp_out.flush();
     let error = match result {
@@ -33,17 +13,15 @@ fn icp_main() -> i32 {
         Err(e) => Some(e),
     };
     match error {
-        None => 0,
+        None => Ok(()),
 {%- if let Some(error_line) = error_line %}
-        Some((label, fault)) => {
-            eprintln!("{}", icp_rt::{{ error_line }}(label, &fault));
-            1
-        }
+        Some((label, fault)) => Err(Error {
+            line: icp_rt::{{ error_line }}(label, &fault),
+        }),
 {%- else %}
-        Some((_, fault)) => {
-            eprintln!("error: {fault}");
-            1
-        }
+        Some((_, fault)) => Err(Error {
+            line: format!("error: {fault}"),
+        }),
 {%- endif %}
     }
 }

@@ -10,6 +10,7 @@ use super::plan::{
 };
 use crate::codegen::escape::{comment, rust_string};
 use crate::codegen::layout::{ARRAY_WIDTH, CHAIN_WIDTH, MAX_WIDTH, arm, call, pad, width};
+use crate::codegen::rust::{RUN_DOC, RustProgram, Streams, run_signature};
 use crate::codegen::sections::{Markers, Runtime, Uses};
 use crate::codegen::{self, Syntax, literal};
 use crate::lang::Lang;
@@ -37,26 +38,20 @@ pub fn sections() -> &'static Runtime<'static> {
 /// a one-file program indents into `mod icp_rt { … }` and a crate heads as
 /// `src/icp_rt.rs`), and the sections that text holds (in name order).
 pub fn runtime(program: &Program) -> (String, BTreeSet<&'static str>) {
-    let uses = view(program, "").1;
+    let uses = view(program).1;
     (sections().select(&uses), sections().reach(&uses))
-}
-
-/// A crate's `src/icp_rt.rs` for `program`: the sections it uses.
-pub fn runtime_file(program: &Program) -> String {
-    codegen::runtime_file(NAME, &runtime(program).0)
 }
 
 #[derive(Template)]
 #[template(path = "icp/rust/program.rs", escape = "none")]
 struct ProgramView {
-    /// [`codegen::header`].
-    header: String,
-    /// `Some(text)`: the runtime inlined as `mod icp_rt { … }` (single
-    /// file); `None`: `mod icp_rt;` (crate).
-    inline_runtime: Option<String>,
+    /// [`RUN_DOC`].
+    run_doc: &'static str,
+    /// `pub fn run`'s signature ([`run_signature`]).
+    api_signature: String,
     /// The input reader's constructor, when the program reads (§6).
     input: Option<&'static str>,
-    /// `icp_main`'s call of `icp_run`.
+    /// `run`'s call of `icp_run`.
     run_call: String,
     /// `icp_run`'s signature, laid out.
     run_signature: Vec<String>,
@@ -68,7 +63,7 @@ struct ProgramView {
     board: Option<&'static str>,
     name_count: usize,
     first_label: String,
-    /// `icp_main`'s fault when the final flush fails, laid out.
+    /// `run`'s fault when the final flush fails, laid out.
     flush_error: String,
     max_inputs: usize,
     /// The statements in functions of at most [`CHUNK`]; empty for a
@@ -123,17 +118,24 @@ struct RustCase {
 /// Generates one self-contained Rust file (runtime inlined) that
 /// `rustc --edition 2021 -O -D warnings FILE.rs` builds.
 pub fn emit(program: &Program, source_name: &str) -> String {
-    emit_rust(program, source_name, true)
+    codegen::rust::file(&emit_rust(program, source_name))
 }
 
-/// Generated Rust: one file with the runtime inlined (`single_file`), or
-/// the `src/main.rs` of a crate, which declares `mod icp_rt;`.
-pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> String {
-    let (mut view, uses) = view(program, source_name);
-    if single_file {
-        view.inline_runtime = Some(codegen::inline_module(&sections().select(&uses)));
+/// Generated Rust: the program's items and the runtime sections they use,
+/// for `codegen::rust` to lay out as a file, a module or a crate.
+pub fn emit_rust(program: &Program, source_name: &str) -> RustProgram {
+    let (view, uses) = view(program);
+    RustProgram {
+        language: NAME,
+        source_name: source_name.to_string(),
+        about: vec!["Each statement is an arm of a match below, under its source line.".into()],
+        runtime: sections().select(&uses),
+        items: codegen::render(&view, Syntax::Rust),
+        main: None,
+        crate_main: None,
+        crate_api: String::new(),
+        crate_doc: Vec::new(),
     }
-    codegen::render(&view, Syntax::Rust)
 }
 
 /// The indentation level of an arm's body: fn, loop, match, arm.
@@ -242,7 +244,7 @@ fn state(part: &[StepPlan<'_>], max_inputs: usize, at: bool) -> State {
 
 /// The view of `program` (its runtime not inlined yet) and the runtime
 /// entry points it uses.
-fn view(program: &Program, source_name: &str) -> (ProgramView, Uses) {
+fn view(program: &Program) -> (ProgramView, Uses) {
     let mut w = Writer {
         program,
         moves: moves(program),
@@ -390,8 +392,12 @@ fn view(program: &Program, source_name: &str) -> (ProgramView, Uses) {
         .then(|| w.uses.rust(&api::ERROR_LINE));
     let helpers = helpers(&w.helpers);
     let view = ProgramView {
-        header: codegen::header(NAME, source_name),
-        inline_runtime: None,
+        run_doc: RUN_DOC,
+        api_signature: run_signature(
+            Streams::Plain,
+            if all.input { "input" } else { "_input" },
+            "output",
+        ),
         input,
         run_call: format!("icp_run({})", run_args.join(", ")),
         run_signature: signature(
