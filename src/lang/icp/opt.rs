@@ -24,7 +24,11 @@
 //!   colour its names' pieces can have surely has a live king there
 //!   ([`kings_surely_live`]), the runtime would step anyway (§7 rule 4),
 //!   so the statements stay as they are and the program carries no code
-//!   for the fast path.
+//!   for the fast path. Nor where the pieces its names can have
+//!   ([`Placed`]) never take one: a slide whose name has no kind that
+//!   slides by its step (a rook, bishop or queen's unit step along its
+//!   lines, a pawn's push, a knight's jump), a loop with a move whose name
+//!   has none.
 
 use super::ir::{
     Action, Colour, Command, LoopMember, MAX_LOOP, NameId, PieceKind, Program, Target, Value,
@@ -35,6 +39,11 @@ use super::ir::{
 pub fn optimise(mut program: Program) -> Program {
     let kings = kings_surely_live(&program);
     let colours = name_colours(&program);
+    let placed = Placed::of(&program);
+    let fast = |name: NameId, drow: i64, dcol: i64| {
+        let (line, knight) = placed.slide_paths(name, drow, dcol);
+        line || knight
+    };
     // Whether the moves of `name` at statement `i` always test check: every
     // colour its pieces can have has a king there (a name never placed
     // keeps its summary).
@@ -45,9 +54,12 @@ pub fn optimise(mut program: Program) -> Program {
     let found: Vec<Vec<LoopMember>> = loops(&program)
         .into_iter()
         .filter(|members| {
-            !members.iter().any(|m| match m.action {
-                Action::Move { name, .. } | Action::Slide { name, .. } => steps(m.statement, name),
-                Action::Nothing => false,
+            members.iter().all(|m| match m.action {
+                Action::Move { name, drow, dcol } => {
+                    !steps(m.statement, name) && fast(name, drow, dcol)
+                }
+                Action::Slide { name, .. } => !steps(m.statement, name),
+                Action::Nothing => true,
             })
         })
         .collect();
@@ -60,6 +72,7 @@ pub fn optimise(mut program: Program) -> Program {
             && s.inputs == 0
             && s.on_success == Some(Target::Statement(i))
             && !steps(i, name)
+            && fast(name, drow, dcol)
         {
             s.command = Command::Slide { name, drow, dcol };
         }
@@ -150,6 +163,86 @@ pub fn loops(program: &Program) -> Vec<Vec<LoopMember>> {
         }
     }
     found
+}
+
+/// The pieces a program's places can put on its board: per name and
+/// colour (white 0, black 1), its kinds as bits (bit k for the runtime's
+/// kind k: king 0, queen 1, rook 2, bishop 3, knight 4, pawn 5).
+#[derive(Clone, Debug, Default)]
+pub struct Placed {
+    names: Vec<[u8; 2]>,
+}
+
+/// The kind bits of [`Placed`].
+pub const KING: u8 = 1;
+/// Queens.
+pub const QUEEN: u8 = 2;
+/// Rooks.
+pub const ROOK: u8 = 4;
+/// Bishops.
+pub const BISHOP: u8 = 8;
+/// Knights.
+pub const KNIGHT: u8 = 16;
+/// Pawns.
+pub const PAWN: u8 = 32;
+
+impl Placed {
+    /// What `program`'s place commands can put on the board.
+    pub fn of(program: &Program) -> Placed {
+        let mut names = vec![[0u8; 2]; program.names.len()];
+        for s in &program.statements {
+            if let Command::Place {
+                name, colour, kind, ..
+            } = s.command
+                && let Some(n) = names.get_mut(name as usize)
+            {
+                let bit = match kind {
+                    PieceKind::King => KING,
+                    PieceKind::Queen => QUEEN,
+                    PieceKind::Rook => ROOK,
+                    PieceKind::Bishop => BISHOP,
+                    PieceKind::Knight => KNIGHT,
+                    PieceKind::Pawn => PAWN,
+                };
+                n[usize::from(colour == Colour::Black)] |= bit;
+            }
+        }
+        Placed { names }
+    }
+
+    /// The kinds of `name` per colour.
+    pub fn name(&self, name: NameId) -> [u8; 2] {
+        self.names.get(name as usize).copied().unwrap_or([0, 0])
+    }
+
+    /// The kinds of every name, per colour.
+    pub fn all(&self) -> [u8; 2] {
+        self.names
+            .iter()
+            .fold([0, 0], |a, n| [a[0] | n[0], a[1] | n[1]])
+    }
+
+    /// Which fast paths of the runtime's slide (and of a loop's rounds) a
+    /// piece of `name` stepping by (drow, dcol) can take: along a line (a
+    /// rook, bishop or queen's unit step along one of its lines, a pawn's
+    /// push), and a knight's jumps.
+    pub fn slide_paths(&self, name: NameId, drow: i64, dcol: i64) -> (bool, bool) {
+        let n = self.name(name);
+        let unit = (drow, dcol) != (0, 0) && drow.abs() <= 1 && dcol.abs() <= 1;
+        let straight = drow == 0 || dcol == 0;
+        let along = |kinds: u8| {
+            let lines = if straight {
+                ROOK | QUEEN
+            } else {
+                BISHOP | QUEEN
+            };
+            unit && kinds & lines != 0
+        };
+        let push = |colour: usize| n[colour] & PAWN != 0 && dcol == 0 && drow == [1, -1][colour];
+        let line = along(n[0] | n[1]) || push(0) || push(1);
+        let jump = matches!((drow.abs(), dcol.abs()), (1, 2) | (2, 1));
+        (line, jump && (n[0] | n[1]) & KNIGHT != 0)
+    }
 }
 
 /// A colour as a bit of [`kings_surely_live`]'s facts.
@@ -325,5 +418,37 @@ mod tests {
             ),
             [0, 1, 3, 1]
         );
+    }
+
+    #[test]
+    fn a_slide_only_where_a_kind_of_its_name_can_take_a_fast_path() {
+        let slides = |source: &str| {
+            commands(source)
+                .iter()
+                .filter(|c| matches!(c, Command::Slide { .. }))
+                .count()
+        };
+        for (source, made) in [
+            ("1. x=R0,0\n2. x;1,1?2\n", 0),
+            ("1. x=B0,0\n2. x;1,1?2\n", 1),
+            ("1. x=Q0,0\n2. x;0,2?2\n", 0),
+            ("1. x=K0,0\n2. x;0,1?2\n", 0),
+            ("1. x=N0,0\n2. x;1,2?2\n", 1),
+            ("1. x=N0,0\n2. x;1,1?2\n", 0),
+            ("1. x=P0,0\n2. x;1,0?2\n", 1),
+            ("1. x=P0,0\n2. x;-1,0?2\n", 0),
+            ("1. x=p0,0\n2. x;-1,0?2\n", 1),
+            ("1. x;0,1?1\n", 0),
+        ] {
+            assert_eq!(slides(source), made, "{source}");
+        }
+        let p = crate::lang::icp::check("1. x=K0,0\n2. y=n1,1\n3. x=p4,4\n")
+            .unwrap()
+            .program;
+        let placed = Placed::of(&p);
+        assert_eq!(placed.all(), [KING, KNIGHT | PAWN]);
+        assert_eq!(placed.name(0), [KING, PAWN]);
+        assert_eq!(placed.slide_paths(0, -1, 0), (true, false));
+        assert_eq!(placed.slide_paths(1, 2, -1), (false, true));
     }
 }
