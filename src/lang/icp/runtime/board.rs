@@ -1,38 +1,13 @@
 //! The InfChessPro board runtime: the infinite board, the move rules, the
 //! integer input reader and the output helpers.
 //!
-//! This one source is used whole by the interpreter (as
-//! `crate::lang::icp::runtime::board`) and is embedded in every generated
-//! Rust program (as `mod icp_rt { .. }`), cut to the sections the program
-//! uses (the `@section` markers; icp2c's table of runtime entry points
-//! says which section holds what a program calls), so it uses `std` only,
-//! has no `unsafe`, never panics and never prints. It implements
-//! `docs/runtime-design.md`; the language contract is
+//! The interpreter runs this source whole; every generated Rust program
+//! embeds it (`mod icp_rt`) cut to the sections it uses (the `@section`
+//! markers; icp2c's table of runtime entry points and the kinds a program
+//! places say which). `std` only, no `unsafe`, never panics, never prints.
+//! It implements `docs/runtime-design.md` (data structures and costs are
+//! described where they are defined); the language contract is
 //! `shared/spec/infchesspro.md`, whose sections (§) are cited on each item.
-// @section board
-//!
-//! Data structures (runtime-design.md, "Data structures and costs"):
-//! - per name: a live count;
-// @end board
-// @section squares
-//! - occupancy: an open-addressing hash table square -> piece slot with a
-//!   fixed multiply/xor hash (deterministic, no random seed);
-// @end squares
-// @section pieces
-//! - pieces: a slot table whose captured slots are reused through a free list;
-//! - per name: a doubly linked list of live pieces, newest at the head;
-// @end pieces
-// @section king
-//! - per colour: the live kings (and, for the check test, the live sliders);
-// @end king
-// @section rays
-//! - four lazily built line indices (rows, columns, diagonals, anti-diagonals),
-//!   each a hash map line key -> the positions on that line ([`Line`]):
-//!   "first piece along a ray" in O(1) for an empty line and O(log k) for k
-//!   pieces on the line, never proportional to the distance. Until a kind is
-//!   built, rays probe their first `PROBE` squares directly. Diagonal keys
-//!   are kept modulo 2^64, which is exact for every in-range ray (`line_key`).
-// @end rays
 
 // @section rays
 use std::collections::{BTreeSet, HashMap};
@@ -54,11 +29,11 @@ pub type Name = u32;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
     // @section white
-    /// White: its pawns move towards larger rows (spec §3).
+    /// Its pawns move towards larger rows.
     White = 0,
     // @end white
     // @section black
-    /// Black: its pawns move towards smaller rows (spec §3).
+    /// Its pawns move towards smaller rows.
     Black = 1,
     // @end black
 }
@@ -69,28 +44,21 @@ pub enum Colour {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
     // @section king
-    /// King: moves one square in any of the 8 directions.
     King = 0,
     // @end king
     // @section queen
-    /// Queen: slides like a rook or a bishop.
     Queen = 1,
     // @end queen
     // @section rook
-    /// Rook: slides along its row or column.
     Rook = 2,
     // @end rook
     // @section bishop
-    /// Bishop: slides along its two diagonals.
     Bishop = 3,
     // @end bishop
     // @section knight
-    /// Knight: jumps (1, 2) or (2, 1) in any orientation.
     Knight = 4,
     // @end knight
     // @section pawn
-    /// Pawn: one square forward onto an empty square, or one square
-    /// diagonally forward onto an enemy piece.
     Pawn = 5,
     // @end pawn
 }
@@ -263,10 +231,6 @@ pub fn error_line(label: i64, fault: &Fault) -> String {
 // @end die
 
 // @section squares
-// ---------------------------------------------------------------------------
-// Occupancy: square -> piece slot
-// ---------------------------------------------------------------------------
-
 /// "No slot": an empty hash entry, the end of a linked list.
 const NIL: u32 = u32::MAX;
 // @end squares
@@ -312,11 +276,8 @@ const KNIGHT_SCAN: u64 = 64;
 // @end knight_scan
 
 // @section squares
-/// The deterministic hash of a square (runtime-design.md: a multiply/xor
-/// mix of row and col, no random seed): row and col are each multiplied by
-/// an odd constant and the products xored; the table takes the top bits
-/// (Fibonacci hashing), which depend on every bit of both coordinates. The
-/// two multiplications run in parallel, keeping ray probes short.
+/// The deterministic hash of a square (runtime-design.md): row and col
+/// times odd constants, xored; the table takes its top bits.
 #[inline]
 fn square_hash(row: i64, col: i64) -> u64 {
     (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -337,9 +298,9 @@ const VACANT: Entry = Entry {
     slot: NIL,
 };
 
-/// Open addressing with linear probing and backward-shift deletion (no
-/// tombstones), a power-of-two number of entries, at most half full. It
-/// never shrinks, so its size follows the peak number of live pieces.
+/// Occupancy, square -> piece slot: open addressing with linear probing and
+/// backward-shift deletion, a power-of-two size, at most half full, never
+/// shrinking. O(1) expected per operation.
 #[derive(Clone, Debug)]
 struct SquareTable {
     entries: Vec<Entry>,
@@ -371,22 +332,10 @@ impl SquareTable {
     /// The slot of the piece on (row, col), if any.
     #[inline]
     fn get(&self, row: i64, col: i64) -> Option<u32> {
-        let mask = self.mask();
-        let mut i = self.home(row, col);
-        loop {
-            let e = self.entries.get(i)?;
-            if e.slot == NIL {
-                return None;
-            }
-            if e.row == row && e.col == col {
-                return Some(e.slot);
-            }
-            i = (i + 1) & mask;
-        }
+        self.find(row, col).0
     }
     // @end get
 
-    // @section move
     /// The slot on (row, col), if any, and the index where the probe
     /// stopped: the square's entry, or the first empty entry of its probe
     /// run (where [`SquareTable::put_at`] may store it). O(1) expected.
@@ -404,9 +353,8 @@ impl SquareTable {
         }
     }
 
-    /// Stores (row, col) -> slot in entry `i`, which must be the first
-    /// empty entry of the square's probe run (from [`SquareTable::find`],
-    /// with no change to the table since). No probing.
+    /// Stores (row, col) -> slot in entry `i`, the first empty entry of its
+    /// probe run ([`SquareTable::find`], the table unchanged since).
     #[inline]
     fn put_at(&mut self, i: usize, row: i64, col: i64, slot: u32) {
         if let Some(e) = self.entries.get_mut(i) {
@@ -414,7 +362,6 @@ impl SquareTable {
             self.len += 1;
         }
     }
-    // @end move
 
     // @section squares_grow: squares die
     /// Makes room for one more entry. Fails only when memory is exhausted.
@@ -442,45 +389,14 @@ impl SquareTable {
         Ok(())
     }
 
-    /// Inserts a square known to be absent. The caller guarantees room: a
-    /// `reserve_one` before, or a `remove` just before in the same move.
-    #[inline]
+    /// Inserts a square known to be absent; the table has room.
     fn insert_new(&mut self, row: i64, col: i64, slot: u32) {
-        let mask = self.mask();
-        let mut i = self.home(row, col);
-        for _ in 0..self.entries.len() {
-            match self.entries.get_mut(i) {
-                Some(e) if e.slot == NIL => {
-                    *e = Entry { row, col, slot };
-                    self.len += 1;
-                    return;
-                }
-                Some(_) => i = (i + 1) & mask,
-                None => return,
-            }
-        }
+        let (_, i) = self.find(row, col);
+        self.put_at(i, row, col, slot);
     }
     // @end squares_grow
 
     // @section move
-    /// Changes the slot stored for an occupied square (a capture).
-    #[inline]
-    fn set(&mut self, row: i64, col: i64, slot: u32) {
-        let mask = self.mask();
-        let mut i = self.home(row, col);
-        for _ in 0..self.entries.len() {
-            match self.entries.get_mut(i) {
-                Some(e) if e.slot == NIL => return,
-                Some(e) if e.row == row && e.col == col => {
-                    e.slot = slot;
-                    return;
-                }
-                Some(_) => i = (i + 1) & mask,
-                None => return,
-            }
-        }
-    }
-
     /// Empties (row, col), shifting later entries of its probe run back.
     #[inline]
     fn remove(&mut self, row: i64, col: i64) {
@@ -738,9 +654,6 @@ fn edge_steps(x: i64, d: i64) -> u64 {
 // @end steps
 
 // @section board
-// ---------------------------------------------------------------------------
-// The board
-// ---------------------------------------------------------------------------
 // @end board
 
 // @section pieces: board squares
@@ -755,8 +668,7 @@ struct Piece {
     prev: u32,
     next: u32,
     // @section king
-    /// Position in its roster (`Board::kings` or `Board::sliders` of its
-    /// colour) when a king, rook, bishop or queen.
+    /// Position in its roster (`Board::roster`).
     roster_at: u32,
     // @end king
     /// [`Colour`] and [`Kind`] as numbers.
@@ -766,8 +678,8 @@ struct Piece {
 // @end pieces
 
 // @section move: board pieces squares
-/// A hypothetical position seen by a legality test without touching the
-/// board: the mover's square s is empty, the target t holds the mover.
+/// A move s -> t as a legality test sees it, the board untouched: s empty,
+/// t holding the mover.
 #[derive(Clone, Copy, Debug)]
 struct Overlay {
     sr: i64,
@@ -781,12 +693,10 @@ struct Overlay {
 // @end move
 
 // @section board
-/// The infinite board of spec §3 with its pieces, and the commands of §4.1
-/// to §4.4 and §4.7.
-///
-/// Squares are (row, col) pairs of i64; every i64 pair exists. Names are
-/// `0..names` as given to [`Board::new`]; any other name has no pieces:
-/// it counts 0, its moves fail, and placing it fails.
+/// The infinite board of spec §3 (squares: every pair of i64) with its
+/// pieces, and the commands of §4.1 to §4.4 and §4.7. A name outside
+/// `0..names` ([`Board::new`]) has no pieces: it counts 0, its moves and
+/// places fail.
 #[derive(Clone, Debug)]
 pub struct Board {
     /// Per name (`0..names`): its live pieces (§4.7).
@@ -825,9 +735,7 @@ pub struct Board {
 }
 
 impl Board {
-    /// An empty board (spec §3) for a program with `names` interned names
-    /// (`0..names`). Allocates the per-name tables (a few words a name);
-    /// the others grow as pieces are placed.
+    /// An empty board for a program with `names` interned names.
     pub fn new(names: usize) -> Board {
         Board {
             name_counts: vec![0; names],
@@ -873,11 +781,9 @@ impl Board {
     // @section place: board pieces squares squares_grow move heads get
     /// §4.1 Place: puts a new piece (colour, kind, name) on (row, col).
     ///
-    /// `Ok(true)` if placed; `Ok(false)` if the square is occupied (or the
-    /// name is outside `0..names`), and nothing changes. Check does not
-    /// matter. The new piece is its name's newest (§3 serial order).
-    /// Errors: [`Fault::OutOfMemory`] (§8) when a table cannot grow; the
-    /// board is then unchanged.
+    /// `Ok(false)` (nothing changes) if the square is occupied. Check does
+    /// not matter. The new piece is its name's newest (§3 serial order).
+    /// Errors: [`Fault::OutOfMemory`] (§8), the board unchanged.
     pub fn place(
         &mut self,
         name: Name,
@@ -1019,12 +925,9 @@ impl Board {
     // @end move_name_to
 
     // @section move_name_by: move heads
-    /// §4.4 Move by name, relative: as [`Board::move_name_to`], each
-    /// candidate on (r, c) aiming at (r + drow, c + dcol). A candidate whose
-    /// target leaves the i64 range cannot move.
-    ///
-    /// `Ok(false)` if no candidate can move; nothing changes then.
-    /// Never returns an error today (see [`Board::move_squares`]).
+    /// §4.4 Move by name, relative: as §4.3, each candidate on (r, c)
+    /// aiming at (r + drow, c + dcol); one whose target leaves i64 cannot
+    /// move. `Ok(false)` (nothing changes) if none can. Never an error.
     #[inline]
     pub fn move_name_by(&mut self, name: Name, drow: i64, dcol: i64) -> Result<bool, Fault> {
         let mut slot = self.head_of(name);
@@ -1939,9 +1842,8 @@ impl Board {
         false
     }
 
-    /// Whether a piece of colour `enemy` could capture on (kr, kc) by rule
-    /// 3 geometry in the overlay's position. Each part runs only if the
-    /// enemy has a piece of a kind that attacks that way.
+    /// Whether a piece of colour `enemy` could capture on (kr, kc) in the
+    /// overlay's position; each part runs only if the enemy has the kind.
     fn square_attacked(&mut self, kr: i64, kc: i64, enemy: u8, ov: &Overlay) -> bool {
         // @section check_knight: check_near knight
         if self.enemy_has(enemy, KNIGHT) {
@@ -2065,7 +1967,10 @@ impl Board {
         // @end rays
         match captured {
             Some(victim) => {
-                self.squares.set(ov.tr, ov.tc, mover);
+                // The target's entry is `free_at`: the mover takes it.
+                if let Some(e) = self.squares.entries.get_mut(free_at) {
+                    e.slot = mover;
+                }
                 self.bury(victim);
             }
             // Target first (entry `free_at` is the end of its probe run,
@@ -2456,23 +2361,7 @@ pub fn write_text<W: std::io::Write>(out: &mut W, text: &str) -> Result<(), Faul
 /// §4.7: writes `n` in decimal and a `\n`.
 /// Errors: [`Fault::WriteFailed`] (§8).
 pub fn write_count<W: std::io::Write>(out: &mut W, n: u64) -> Result<(), Fault> {
-    let mut buf = [0u8; 21];
-    let mut at = buf.len();
-    let mut rest = n;
-    at -= 1;
-    buf[at] = b'\n';
-    loop {
-        at -= 1;
-        if let Some(b) = buf.get_mut(at) {
-            *b = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
-        }
-    }
-    out.write_all(buf.get(at..).unwrap_or(&[]))
-        .map_err(|_| Fault::WriteFailed)
+    writeln!(out, "{n}").map_err(|_| Fault::WriteFailed)
 }
 // @end count
 
