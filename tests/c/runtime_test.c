@@ -55,6 +55,13 @@ static void t_check_eq(int64_t a, int64_t b, const char *what, int line)
     }
 }
 
+/* The slot on (r, c), or ICP_NIL. */
+static uint32_t t_get(int64_t r, int64_t c)
+{
+    size_t i;
+    return icp_find(r, c, &i);
+}
+
 /* Shorthands: a fresh board with 8 names. */
 static void fresh(void) { icp_board_init(8); }
 static int W(uint32_t name, int kind, int64_t r, int64_t c)
@@ -68,11 +75,11 @@ static int B(uint32_t name, int kind, int64_t r, int64_t c)
 /* Whether (r, c) holds a piece of that colour and kind. */
 static int has(int64_t r, int64_t c, int colour, int kind)
 {
-    uint32_t s = icp_get(r, c);
+    uint32_t s = t_get(r, c);
     return s != ICP_NIL && icp_pieces[s].colour == colour &&
            icp_pieces[s].kind == kind;
 }
-static int empty(int64_t r, int64_t c) { return icp_get(r, c) == ICP_NIL; }
+static int empty(int64_t r, int64_t c) { return t_get(r, c) == ICP_NIL; }
 static uint64_t live_total(void)
 {
     uint64_t n = 0;
@@ -107,7 +114,7 @@ static uint64_t t_walk(int l, uint64_t key, uint32_t t, int *ok, uint32_t parent
         }
         if (icp_line_key(l, r, c, &pos) != key || pos != x->pos)
             *ok = 0;
-        if (icp_get(r, c) == ICP_NIL)
+        if (t_get(r, c) == ICP_NIL)
             *ok = 0;
         n++;
         n += t_walk(l, key, x->left, ok, x->prio);
@@ -367,7 +374,7 @@ static void test_check(void)
     B(2, ICP_ROOK, 3, 3);
     CHECK(icp_move_squares(0, 0, 0, 7));
     CHECK_EQ(icp_count(1), 0);
-    CHECK_EQ(icp_kings_len[ICP_BLACK], 0);
+    CHECK_EQ(icp_kings[ICP_BLACK].len, 0);
     CHECK(icp_move_squares(3, 3, 3, 4));
 
     /* Orthogonal pin, long range: the pinned rook moves along the pin line
@@ -970,7 +977,7 @@ static int same_board(void)
         uint32_t s;
         if (!ref[i].live)
             continue;
-        s = icp_get(ref[i].r, ref[i].c);
+        s = t_get(ref[i].r, ref[i].c);
         if (s == ICP_NIL || icp_pieces[s].colour != ref[i].colour ||
             icp_pieces[s].kind != ref[i].kind ||
             icp_pieces[s].name != (uint32_t)ref[i].name || !icp_pieces[s].live ||
@@ -998,10 +1005,10 @@ static int same_board(void)
         int want = 0, j;
         for (j = 0; j < ref_n; j++)
             want += ref[j].live && ref[j].colour == i && ref[j].kind == ICP_KING;
-        if (icp_kings_len[i] != (uint32_t)want)
+        if (icp_kings[i].len != (uint32_t)want)
             return 0;
-        for (k = 0; k < icp_kings_len[i]; k++) {
-            uint32_t s = icp_kings[i][k];
+        for (k = 0; k < icp_kings[i].len; k++) {
+            uint32_t s = icp_kings[i].at[k];
             if (!icp_pieces[s].live || icp_pieces[s].kind != ICP_KING ||
                 icp_pieces[s].colour != i || icp_pieces[s].roster_at != k)
                 return 0;

@@ -6,7 +6,7 @@
 
 use super::plan::{
     CaseView, Jump, Spelling, StepPlan, has_board, has_input_jumps, loop_note, loop_tables,
-    max_inputs, moves, plan,
+    max_inputs, moves, plan, rules,
 };
 use crate::codegen::escape::{c_string_chunks, comment};
 use crate::codegen::sections::{Markers, Runtime, Uses};
@@ -116,6 +116,7 @@ pub fn emit(program: &Program, source_name: &str) -> String {
 /// points it uses.
 fn view(program: &Program, source_name: &str) -> (ProgramView, Uses) {
     let mut uses = Uses::new();
+    rules(program, &mut uses);
     let input_jumps = has_input_jumps(program);
     let view = ProgramView {
         header: codegen::header(NAME, source_name),

@@ -12,6 +12,7 @@ use crate::lang::icp::interp::{runtime_colour, runtime_kind};
 use crate::lang::icp::ir::{
     Action, Colour, Command, LoopMember, PieceKind, Program, Statement, Target, Value,
 };
+use crate::lang::icp::opt::{BISHOP, KING, KNIGHT, PAWN, Placed, QUEEN, ROOK};
 use crate::lang::icp::runtime::api;
 
 /// How a target spells the runtime's numbers and names: the one thing the
@@ -314,6 +315,58 @@ pub fn moves(program: &Program) -> bool {
                 | Command::Loop { .. }
         )
     })
+}
+
+/// Records the sections of the move rules that `program`'s pieces can
+/// need, by the kinds and colours its places put on the board
+/// ([`Placed`]): the check test and its parts where a colour with kings
+/// meets pieces of the other (§7 rule 4 protects kings only), and the
+/// runs its slides can take. (A kind's own rules come with its entry
+/// point, [`api::KINDS`].) Nothing for a program that moves no piece.
+pub fn rules(program: &Program, uses: &mut Uses) {
+    if !moves(program) {
+        return;
+    }
+    let placed = Placed::of(program);
+    let [white, black] = placed.all();
+    for (kings, enemy) in [(white, black), (black, white)] {
+        if kings & KING == 0 || enemy == 0 {
+            continue;
+        }
+        uses.section(api::CHECK);
+        for (kinds, section) in [
+            (KING, api::CHECK_KING),
+            (KNIGHT, api::CHECK_KNIGHT),
+            (PAWN, api::CHECK_PAWN),
+            (QUEEN | ROOK | BISHOP, api::CHECK_SLIDERS),
+        ] {
+            if enemy & kinds != 0 {
+                uses.section(section);
+            }
+        }
+    }
+    let mut slide = |name, drow, dcol| {
+        let (line, knight) = placed.slide_paths(name, drow, dcol);
+        if line {
+            uses.section(api::SLIDE_LINE);
+        }
+        if knight {
+            uses.section(api::SLIDE_KNIGHT);
+        }
+    };
+    for s in &program.statements {
+        match &s.command {
+            Command::Slide { name, drow, dcol } => slide(*name, *drow, *dcol),
+            Command::Loop { members, start: 0 } => {
+                for m in members {
+                    if let Action::Slide { name, drow, dcol } = m.action {
+                        slide(name, drow, dcol);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Whether the program has a board: any command but nothing and text.

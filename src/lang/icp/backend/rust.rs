@@ -6,7 +6,7 @@
 
 use super::plan::{
     Jump, Spelling, StepPlan, has_board, has_input_jumps, loop_note, loop_tables, max_inputs,
-    moves, plan,
+    moves, plan, rules,
 };
 use crate::codegen::escape::{comment, rust_string};
 use crate::codegen::layout::{ARRAY_WIDTH, CHAIN_WIDTH, MAX_WIDTH, arm, call, pad, width};
@@ -251,6 +251,7 @@ fn view(program: &Program) -> (ProgramView, Uses) {
         uses: Uses::new(),
         helpers: BTreeSet::new(),
     };
+    rules(program, &mut w.uses);
     let input_jumps = has_input_jumps(program);
     let max_inputs = max_inputs(program);
     let plans = plan(program);

@@ -213,7 +213,7 @@ pub const WHITE: Entry = Entry {
     name: "white",
     rust: "Colour::White",
     c: "ICP_WHITE",
-    section: "move",
+    section: "white",
 };
 
 /// §3 Black.
@@ -221,7 +221,7 @@ pub const BLACK: Entry = Entry {
     name: "black",
     rust: "Colour::Black",
     c: "ICP_BLACK",
-    section: "move",
+    section: "black",
 };
 
 /// §3 King.
@@ -229,7 +229,7 @@ pub const KING: Entry = Entry {
     name: "king",
     rust: "Kind::King",
     c: "ICP_KING",
-    section: "move",
+    section: "king",
 };
 
 /// §3 Queen.
@@ -237,7 +237,7 @@ pub const QUEEN: Entry = Entry {
     name: "queen",
     rust: "Kind::Queen",
     c: "ICP_QUEEN",
-    section: "move",
+    section: "queen",
 };
 
 /// §3 Rook.
@@ -245,7 +245,7 @@ pub const ROOK: Entry = Entry {
     name: "rook",
     rust: "Kind::Rook",
     c: "ICP_ROOK",
-    section: "move",
+    section: "rook",
 };
 
 /// §3 Bishop.
@@ -253,7 +253,7 @@ pub const BISHOP: Entry = Entry {
     name: "bishop",
     rust: "Kind::Bishop",
     c: "ICP_BISHOP",
-    section: "move",
+    section: "bishop",
 };
 
 /// §3 Knight.
@@ -261,7 +261,7 @@ pub const KNIGHT: Entry = Entry {
     name: "knight",
     rust: "Kind::Knight",
     c: "ICP_KNIGHT",
-    section: "move",
+    section: "knight",
 };
 
 /// §3 Pawn.
@@ -269,8 +269,25 @@ pub const PAWN: Entry = Entry {
     name: "pawn",
     rust: "Kind::Pawn",
     c: "ICP_PAWN",
-    section: "move",
+    section: "pawn",
 };
+
+/// §7 rule 4 in a program where a colour with kings meets pieces of the
+/// other: the check test (recorded, like the sections below, by
+/// `backend::plan::rules` from the kinds a program places and its slides).
+pub const CHECK: &str = "check";
+/// Its test for an enemy king next to a king.
+pub const CHECK_KING: &str = "check_king";
+/// Its test for an enemy knight a jump away.
+pub const CHECK_KNIGHT: &str = "check_knight";
+/// Its test for an enemy pawn.
+pub const CHECK_PAWN: &str = "check_pawn";
+/// Its test for enemy rooks, bishops and queens (rays).
+pub const CHECK_SLIDERS: &str = "check_sliders";
+/// A slide's run along a line (a rook, bishop or queen, a pawn's push).
+pub const SLIDE_LINE: &str = "slide_line";
+/// A slide's run of knight's jumps.
+pub const SLIDE_KNIGHT: &str = "slide_knight";
 
 /// The colours in the runtimes' order (white 0, black 1).
 pub const COLOURS: [Entry; 2] = [WHITE, BLACK];

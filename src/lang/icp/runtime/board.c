@@ -1,36 +1,40 @@
 /* ------------------------------------------------------------------------
- * InfChessPro board runtime of icp2c, plain C99.
- *
- * Pasted into every generated program after the C prelude, cut to the
- * sections the program uses (the @section markers; icp2c's table of
- * runtime entry points says which section holds what a program calls).
- * Needs only libc.
- * Implements docs/runtime-design.md exactly, its data structures and costs
- * described where they are defined; the language contract is
+ * InfChessPro board runtime of icp2c, plain C99, needing only libc: the C
+ * port of board.rs, function for function. Pasted into a generated
+ * program cut to the sections it uses (the @section markers; icp2c's
+ * table of runtime entry points says which section holds what a program
+ * calls; the kinds and colours it places select the move rules it
+ * carries). Implements docs/runtime-design.md; the language contract is
  * shared/spec/infchesspro.md, whose sections are cited as §n.
  * ------------------------------------------------------------------------ */
 /* @section core: prelude_stdout prelude_write_failure */
 /* @end core */
 
-/* @section move: board pieces squares u2i die */
+/* Colours and kinds (§3), as a piece keeps them. */
+/* @section white */
 #define ICP_WHITE 0
+/* @end white */
+/* @section black */
 #define ICP_BLACK 1
+/* @end black */
+/* @section king: move */
 #define ICP_KING 0
+/* @end king */
+/* @section queen: sliders */
 #define ICP_QUEEN 1
+/* @end queen */
+/* @section rook: sliders */
 #define ICP_ROOK 2
+/* @end rook */
+/* @section bishop: sliders */
 #define ICP_BISHOP 3
+/* @end bishop */
+/* @section knight: move */
 #define ICP_KNIGHT 4
+/* @end knight */
+/* @section pawn: move */
 #define ICP_PAWN 5
-/* Squares probed directly in the hash table along a ray before the line
- * index is used (runtime-design.md: PROBE = 8). */
-#define ICP_PROBE 8u
-/* A helper of the hot path shared by two callers, inlined into both. */
-#if defined(__GNUC__)
-#define ICP_HOT __attribute__((always_inline)) static inline
-#else
-#define ICP_HOT static inline
-#endif
-/* @end move */
+/* @end pawn */
 
 /* @section squares: board */
 /* "No slot / no node": an empty hash entry, the end of a list. */
@@ -64,8 +68,6 @@ static void icp_die(int64_t label, const char *cause);
 /* @end die */
 
 /* @section board: die prelude_realloc */
-/* ---------------------------------------------------------------- memory */
-
 /* Grows (or allocates) an array to count elements of size bytes; memory
  * exhaustion is a runtime error (§8). The old block stays owned by the
  * caller's global until the new one is returned, so icp_die can free it. */
@@ -88,12 +90,9 @@ static int64_t icp_u2i(uint64_t x)
 }
 /* @end u2i */
 
-/* @section move */
-/* ----------------------------------------------------- coordinate helpers */
-
-/* All coordinate arithmetic is done on uint64_t (differences, steps, edge
+/* Coordinates are computed on uint64_t (differences, steps, edge
  * distances), so no i64 value can cause signed overflow. */
-
+/* @section steps: u2i */
 /* x + d*k for d in {-1, 0, 1}; the caller guarantees the result fits. */
 static int64_t icp_step(int64_t x, int d, uint64_t k)
 {
@@ -113,7 +112,9 @@ static uint64_t icp_room(int64_t x, int d)
         return (uint64_t)x - (uint64_t)INT64_MIN;
     return UINT64_MAX;
 }
+/* @end steps */
 
+/* @section add */
 /* *out = a + b; returns 0 (and leaves *out) when the sum leaves i64 (§4.4). */
 static int icp_add(int64_t a, int64_t b, int64_t *out)
 {
@@ -122,36 +123,30 @@ static int icp_add(int64_t a, int64_t b, int64_t *out)
     *out = a + b;
     return 1;
 }
+/* @end add */
 
+/* @section move: board pieces squares die */
 /* |b - a| as uint64_t, and the sign of b - a (-1, 0, 1). */
 static uint64_t icp_absdiff(int64_t a, int64_t b, int *sign)
 {
-    if (b > a) {
-        *sign = 1;
-        return (uint64_t)b - (uint64_t)a;
-    }
-    if (b < a) {
-        *sign = -1;
-        return (uint64_t)a - (uint64_t)b;
-    }
-    *sign = 0;
-    return 0;
+    *sign = (b > a) - (b < a);
+    return b > a ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
 }
 /* @end move */
 
 /* @section pieces */
-/* ---------------------------------------------------------------- pieces */
-
-/* A slot table; captured slots are reused through a free list, so placing
- * and capturing forever uses bounded memory. Per name, a doubly linked
- * list of live pieces, newest first: O(1) newest, O(1) unlink on capture
- * (§4.3). */
+/* The pieces: a slot table whose captured slots are reused through a free
+ * list (placing and capturing forever uses bounded memory), and per name
+ * a doubly linked list of live pieces, newest first: O(1) newest, O(1)
+ * unlink on capture (§4.3). */
 typedef struct icp_piece {
     int64_t row, col;
     uint32_t name;
     uint32_t prev, next; /* name list (newest first); next: free list */
-    uint32_t roster_at;  /* index in icp_kings or icp_sliders[colour] */
     uint32_t at;         /* index of its entry in the occupancy table */
+    /* @section king */
+    uint32_t roster_at;  /* index in icp_kings or icp_sliders[colour] */
+    /* @end king */
     unsigned char colour, kind, live;
 } icp_piece;
 
@@ -173,19 +168,47 @@ static uint64_t *icp_name_count;
 static uint32_t icp_names;
 /* @end loop */
 
-/* @section move */
-/* Per colour: live kings, live sliders (rooks, bishops, queens); per
- * colour and kind: live count (§7 rule 4). Rosters lose a captured piece
- * by swap-remove, O(1). */
-static uint32_t *icp_kings[2];
-static uint32_t icp_kings_len[2], icp_kings_cap[2];
-static uint32_t *icp_sliders[2];
-static uint32_t icp_sliders_len[2], icp_sliders_cap[2];
-/* Up to this many enemy sliders, the check test asks only the rays that
- * point from the king at one of them (runtime-design.md). */
-#define ICP_SLIDER_SCAN 8u
-static uint64_t icp_kind_count[2][6];
-/* @end move */
+/* @section runs */
+/* Live pieces. */
+static uint64_t icp_live;
+/* @end runs */
+/* @section knight_scan */
+/* @section knight */
+/* Most live pieces a knight's slide looks through (its squares lie on no
+ * indexed line); with more, it steps. */
+#define ICP_KNIGHT_SCAN 64u
+/* @end knight */
+/* @end knight_scan */
+
+/* @section king */
+/* A list of live pieces (per colour: kings; sliders for the check test)
+ * that loses a captured one by swap-remove, O(1). */
+typedef struct icp_roster {
+    uint32_t *at, len, cap;
+} icp_roster;
+
+static icp_roster icp_kings[2];
+
+/* Adds piece s to list r (amortised O(1)). */
+static void icp_roster_add(icp_roster *r, uint32_t s)
+{
+    if (r->len == r->cap) {
+        /* At most 2^31 live pieces (the occupancy table): no overflow. */
+        r->cap = r->cap < 8u ? 8u : r->cap * 2u;
+        r->at = (uint32_t *)icp_realloc_array(r->at, r->cap, sizeof *r->at);
+    }
+    icp_pieces[s].roster_at = r->len;
+    r->at[r->len++] = s;
+}
+
+/* Removes piece s from list r. */
+static void icp_roster_drop(icp_roster *r, uint32_t s)
+{
+    uint32_t last = r->at[--r->len];
+    r->at[icp_pieces[s].roster_at] = last;
+    icp_pieces[last].roster_at = icp_pieces[s].roster_at;
+}
+/* @end king */
 
 /* @section place */
 /* A slot for a new piece: a reused one from the free list, else a new one
@@ -213,110 +236,65 @@ static uint32_t icp_new_slot(void)
 /* @end place */
 
 /* @section squares */
-/* -------------------------------------------------------------- occupancy */
-
-/* Open-addressing hash table square -> piece slot (for a program that
- * moves no piece, -> name), power-of-two size, at most half full, linear
- * probing, backward-shift deletion, fixed multiply/xor hash (no random
- * seed). O(1) expected per operation. Each piece keeps its entry index,
- * so a move probes only for its target. */
-
+/* Occupancy: an open-addressing hash table square -> piece slot (for a
+ * program that moves no piece, -> ICP_OCCUPIED), power-of-two size, at
+ * most half full, linear probing, backward-shift deletion, a fixed
+ * multiply/xor hash (no random seed; the same as the Rust runtime) whose
+ * top bits it uses. O(1) expected per operation. Each piece keeps its
+ * entry index, so a move probes only for its target. */
 typedef struct icp_entry {
     int64_t row, col;
     uint32_t slot; /* ICP_NIL: empty entry */
-    uint32_t hash; /* top 32 bits of the square's hash (fills the padding) */
 } icp_entry;
 
 static icp_entry *icp_tab;
-static size_t icp_tab_cap, icp_tab_mask, icp_tab_used;
+static size_t icp_tab_cap, icp_tab_used;
 static unsigned icp_tab_shift; /* 64 - log2(icp_tab_cap) */
-
-/* The deterministic hash of a square (runtime-design.md: row and col each
- * multiplied by an odd constant, the products xored; the same as the Rust
- * runtime). The table uses the top bits (Fibonacci hashing), which depend
- * on every bit of both coordinates; the two products run in parallel. */
-static uint64_t icp_hash(int64_t row, int64_t col)
-{
-    return ((uint64_t)row * UINT64_C(0x9E3779B97F4A7C15)) ^
-           ((uint64_t)col * UINT64_C(0xD6E8FEB86659FD93));
-}
 
 static size_t icp_home(int64_t row, int64_t col)
 {
-    return (size_t)(icp_hash(row, col) >> icp_tab_shift) & icp_tab_mask;
+    uint64_t h = ((uint64_t)row * UINT64_C(0x9E3779B97F4A7C15)) ^
+                 ((uint64_t)col * UINT64_C(0xD6E8FEB86659FD93));
+    return (size_t)(h >> icp_tab_shift) & (icp_tab_cap - 1);
 }
 
 /* The slot on (row, col) or ICP_NIL, and in *end the index where the
  * probe stopped: the square's entry, or the first empty entry of its probe
- * run (where it would be inserted). O(1) expected. */
+ * run (where it would be inserted). */
 static uint32_t icp_find(int64_t row, int64_t col, size_t *end)
 {
     size_t i = icp_home(row, col);
-    for (;;) {
-        const icp_entry *e = &icp_tab[i];
-        if (e->slot == ICP_NIL || (e->row == row && e->col == col)) {
-            *end = i;
-            return e->slot;
-        }
-        i = (i + 1) & icp_tab_mask;
-    }
+    while (icp_tab[i].slot != ICP_NIL &&
+           (icp_tab[i].row != row || icp_tab[i].col != col))
+        i = (i + 1) & (icp_tab_cap - 1);
+    *end = i;
+    return icp_tab[i].slot;
 }
 
-/* Stores (row, col) -> slot in entry i, which must be the first empty entry
- * of the square's probe run. */
+/* Stores (row, col) -> slot in entry i, the first empty entry of the
+ * square's probe run. */
 static void icp_tab_store(size_t i, int64_t row, int64_t col, uint32_t slot)
 {
     icp_tab[i].row = row;
     icp_tab[i].col = col;
     icp_tab[i].slot = slot;
-    icp_tab[i].hash = (uint32_t)(icp_hash(row, col) >> 32);
     icp_tab_used++;
 }
 
 /* Allocates an empty table of cap (a power of two, >= 16) entries. */
 static void icp_tab_alloc(size_t cap)
 {
-    unsigned bits = 0;
     icp_tab = (icp_entry *)icp_realloc_array(NULL, cap, sizeof *icp_tab);
     memset(icp_tab, 0xFF, cap * sizeof *icp_tab); /* slot = ICP_NIL */
     icp_tab_cap = cap;
-    icp_tab_mask = cap - 1;
-    while (((size_t)1 << bits) < cap)
-        bits++;
-    icp_tab_shift = 64u - bits;
     icp_tab_used = 0;
+    for (icp_tab_shift = 64; cap > 1; cap >>= 1)
+        icp_tab_shift--;
 }
 /* @end squares */
 
-/* @section move */
-/* The home index of a stored entry, from its saved hash bits while the
- * table has at most 2^32 entries (no rehash during deletion). */
-static size_t icp_entry_home(const icp_entry *e)
-{
-    if (icp_tab_shift >= 32u)
-        return (size_t)(e->hash >> (icp_tab_shift - 32u)) & icp_tab_mask;
-    return icp_home(e->row, e->col);
-}
-
-/* The slot of the piece on (row, col), or ICP_NIL. O(1) expected. */
-static uint32_t icp_get(int64_t row, int64_t col)
-{
-    size_t i = icp_home(row, col);
-    for (;;) {
-        const icp_entry *e = &icp_tab[i];
-        if (e->slot == ICP_NIL)
-            return ICP_NIL;
-        if (e->row == row && e->col == col)
-            return e->slot;
-        i = (i + 1) & icp_tab_mask;
-    }
-}
-
-/* @end move */
-
 /* @section pieces */
-/* Stores (row, col) -> slot in entry i, which must be the first empty entry
- * of the square's probe run; records i in the piece. */
+/* icp_tab_store, and the piece records its entry. */
 static void icp_tab_put_at(size_t i, int64_t row, int64_t col, uint32_t slot)
 {
     icp_tab_store(i, row, col, slot);
@@ -325,44 +303,28 @@ static void icp_tab_put_at(size_t i, int64_t row, int64_t col, uint32_t slot)
 /* @end pieces */
 
 /* @section squares_grow: squares die */
-/* Inserts a square known to be absent; the table has room. */
-static void icp_tab_put(int64_t row, int64_t col, uint32_t slot)
-{
-    size_t i = icp_home(row, col);
-    while (icp_tab[i].slot != ICP_NIL)
-        i = (i + 1) & icp_tab_mask;
-    icp_tab_store(i, row, col, slot);
-    /* @section pieces */
-    if (slot != ICP_OCCUPIED)
-        icp_pieces[slot].at = (uint32_t)i;
-    /* @end pieces */
-}
-
 /* Makes room for one more entry, keeping the table at most half full:
- * doubles and rehashes (amortised O(1)); returns 1 if it did. It never
- * shrinks. At most 2^32 entries (a piece keeps its entry index in 32
- * bits), so at most 2^31 live pieces. */
+ * doubles and rehashes (amortised O(1)); returns 1 if it did. At most
+ * 2^32 entries (a piece keeps its entry index in 32 bits). */
 static int icp_tab_reserve(void)
 {
-    icp_entry *old;
-    size_t cap, i;
+    icp_entry *old = icp_tab;
+    size_t cap = icp_tab_cap, i, j;
     if ((icp_tab_used + 1) <= icp_tab_cap / 2)
         return 0;
-    if (icp_tab_cap > SIZE_MAX / 2 / sizeof *icp_tab ||
-        (uint64_t)icp_tab_cap >= UINT64_C(0x100000000))
+    if (cap > SIZE_MAX / 2 / sizeof *icp_tab || (uint64_t)cap >= UINT64_C(0x100000000))
         icp_die(icp_current_label, "memory exhausted (" ICP_SECT "8)");
-    old = icp_tab;
-    cap = icp_tab_cap;
     /* On failure icp_die frees the old table, still in icp_tab. */
-    icp_tab = (icp_entry *)icp_realloc_array(NULL, cap * 2, sizeof *icp_tab);
-    memset(icp_tab, 0xFF, cap * 2 * sizeof *icp_tab);
-    icp_tab_cap = cap * 2;
-    icp_tab_mask = icp_tab_cap - 1;
-    icp_tab_shift--;
-    icp_tab_used = 0;
+    icp_tab_alloc(cap * 2);
     for (i = 0; i < cap; i++)
-        if (old[i].slot != ICP_NIL)
-            icp_tab_put(old[i].row, old[i].col, old[i].slot);
+        if (old[i].slot != ICP_NIL) {
+            (void)icp_find(old[i].row, old[i].col, &j);
+            icp_tab_store(j, old[i].row, old[i].col, old[i].slot);
+            /* @section pieces */
+            if (old[i].slot != ICP_OCCUPIED)
+                icp_pieces[old[i].slot].at = (uint32_t)j;
+            /* @end pieces */
+        }
     free(old);
     return 1;
 }
@@ -371,23 +333,78 @@ static int icp_tab_reserve(void)
 /* @section move */
 /* Empties entry hole (a piece's `at`, so no probe is needed) by
  * backward-shift deletion: later entries of the probe run move back into
- * the hole when the hole lies on their own probe run; their pieces' `at`
+ * the hole when it lies on their own probe run; their pieces' `at`
  * follow. O(1) expected. */
 static void icp_tab_remove_at(size_t hole)
 {
-    size_t j = (hole + 1) & icp_tab_mask;
+    size_t mask = icp_tab_cap - 1, j = (hole + 1) & mask;
     while (icp_tab[j].slot != ICP_NIL) {
-        size_t home = icp_entry_home(&icp_tab[j]);
-        if (((j - home) & icp_tab_mask) >= ((j - hole) & icp_tab_mask)) {
+        size_t home = icp_home(icp_tab[j].row, icp_tab[j].col);
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
             icp_tab[hole] = icp_tab[j];
             icp_pieces[icp_tab[hole].slot].at = (uint32_t)hole;
             hole = j;
         }
-        j = (j + 1) & icp_tab_mask;
+        j = (j + 1) & mask;
     }
     icp_tab[hole].slot = ICP_NIL;
     icp_tab_used--;
 }
+/* @end move */
+
+/* @section sliders: rays */
+/* The lines a piece of kind moves along: bit 1 orthogonal, bit 2
+ * diagonal; 0 for a king, knight or pawn. */
+static int icp_lines_of(int kind)
+{
+    switch (kind) {
+    /* @section queen */
+    case ICP_QUEEN:
+        return 3;
+    /* @end queen */
+    /* @section rook */
+    case ICP_ROOK:
+        return 1;
+    /* @end rook */
+    /* @section bishop */
+    case ICP_BISHOP:
+        return 2;
+    /* @end bishop */
+    default:
+        return 0;
+    }
+}
+/* @end sliders */
+
+/* @section check */
+/* While a move is tested for check (§7 rule 4), the board is seen through
+ * an overlay without being changed: (ov_sr, ov_sc) empty and (ov_tr, ov_tc)
+ * holding the mover ov_slot (a captured piece there is gone). */
+static int icp_ov_on;
+static int64_t icp_ov_sr, icp_ov_sc, icp_ov_tr, icp_ov_tc;
+static uint32_t icp_ov_slot;
+/* @end check */
+
+/* @section at: move */
+/* The slot on (r, c), as the overlay sees it while it is on. */
+static uint32_t icp_at(int64_t r, int64_t c)
+{
+    size_t i;
+    /* @section check */
+    if (icp_ov_on) {
+        if (r == icp_ov_tr && c == icp_ov_tc)
+            return icp_ov_slot;
+        if (r == icp_ov_sr && c == icp_ov_sc)
+            return ICP_NIL;
+    }
+    /* @end check */
+    return icp_find(r, c, &i);
+}
+/* @end at */
+/* @section rays: move steps at */
+/* Squares probed directly in the hash table along a ray before the line
+ * index is used (runtime-design.md: PROBE = 8). */
+#define ICP_PROBE 8u
 
 /* ------------------------------------------------------------ line indices */
 
@@ -712,31 +729,70 @@ static int icp_index_next(int l, uint64_t key, int64_t pos, int d,
     return 1;
 }
 
-/* ------------------------------------------------------------- the overlay */
 
-/* While a move is tested for check (§7 rule 4), the board is seen through
- * an overlay without being changed: (ov_sr, ov_sc) empty and (ov_tr, ov_tc)
- * holding the mover ov_slot (a captured piece there is gone). */
-static int icp_ov_on;
-static int64_t icp_ov_sr, icp_ov_sc, icp_ov_tr, icp_ov_tc;
-static uint32_t icp_ov_slot;
-
-/* The slot on (r, c) as the overlay sees it. O(1) expected. */
-static uint32_t icp_at(int64_t r, int64_t c)
+/* A new piece on (r, c), in every built line index. */
+static void icp_index_add_all(int64_t r, int64_t c)
 {
-    if (icp_ov_on) {
-        if (r == icp_ov_tr && c == icp_ov_tc)
-            return icp_ov_slot;
-        if (r == icp_ov_sr && c == icp_ov_sc)
-            return ICP_NIL;
+    int l;
+    for (l = 0; l < 4; l++)
+        if (icp_built[l])
+            icp_index_add(l, r, c);
+}
+
+/* A move from s to t, in every built line index. A capture keeps t
+ * occupied: only s leaves. Else, on the line through s and t (none for a
+ * knight's jump) no piece lies between them, so the mover keeps its rank
+ * and only its position changes. */
+static void icp_index_move(int64_t sr, int64_t sc, int64_t tr, int64_t tc, int capture)
+{
+    int sdr, sdc, l, along;
+    uint64_t adr = icp_absdiff(sr, tr, &sdr), adc = icp_absdiff(sc, tc, &sdc);
+    along = sdr == 0 ? 0 : sdc == 0 ? 1 : adr != adc ? -1 : sdr == sdc ? 2 : 3;
+    for (l = 0; l < 4; l++)
+        if (icp_built[l]) {
+            if (l == along && !capture) {
+                icp_index_shift(l, sr, sc, l == 0 ? tc : tr);
+            } else {
+                icp_index_remove(l, sr, sc);
+                if (!capture)
+                    icp_index_add(l, tr, tc);
+            }
+        }
+}
+
+/* Frees the line indices and forgets them. */
+static void icp_index_free(void)
+{
+    int l;
+    for (l = 0; l < 4; l++) {
+        free(icp_lines[l]);
+        icp_lines[l] = NULL;
+        icp_lines_mask[l] = icp_lines_used[l] = 0;
+        icp_built[l] = 0;
     }
-    return icp_get(r, c);
+    free(icp_nodes);
+    icp_nodes = NULL;
+    icp_nodes_len = icp_nodes_cap = 0;
+    icp_free_node = ICP_NIL;
+    icp_any_built = 0;
+    icp_prio_state = 2463534242u;
 }
 
 /* Ray directions: 0,1 along a row; 2,3 along a column; 4,5 diagonal (r-c
  * constant); 6,7 anti-diagonal (r+c constant). Line kind = dir / 2. */
 static const int icp_ray_dr[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 static const int icp_ray_dc[8] = {1, -1, 0, 0, 1, -1, -1, 1};
+
+/* The ray direction (index into icp_ray_dr/dc) of the unit step (dr, dc),
+ * or -1. */
+static int icp_dir_of(int64_t dr, int64_t dc)
+{
+    int i;
+    for (i = 0; i < 8; i++)
+        if (icp_ray_dr[i] == dr && icp_ray_dc[i] == dc)
+            return i;
+    return -1;
+}
 
 /* The first piece (slot) along the ray from (r0, c0) in direction dir
  * within at most limit steps (also bounded by the i64 edge), or ICP_NIL.
@@ -749,8 +805,8 @@ static const int icp_ray_dc[8] = {1, -1, 0, 0, 1, -1, -1, 1};
 static uint32_t icp_ray_first(int64_t r0, int64_t c0, int dir, uint64_t limit)
 {
     int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir], l = dir >> 1, pd, found;
-    uint64_t room, best = 0, dist, key;
-    int64_t p0, q, p2;
+    uint64_t room, best = 0, key;
+    int64_t p0, q;
     room = icp_room(r0, dr);
     if (room < limit)
         limit = room;
@@ -773,31 +829,34 @@ static uint32_t icp_ray_first(int64_t r0, int64_t c0, int dir, uint64_t limit)
     key = icp_line_key(l, r0, c0, &p0);
     pd = l == 0 ? dc : dr; /* direction of the position along the line */
     found = icp_index_next(l, key, p0, pd, &q);
-    if (found && icp_ov_on && icp_line_key(l, icp_ov_sr, icp_ov_sc, &p2) == key &&
-        p2 == q)
+    /* @section check */
+    if (icp_ov_on) {
+        int64_t p2;
         /* The vacated square does not count: look past it. */
-        found = icp_index_next(l, key, q, pd, &q);
-    if (found)
-        best = pd > 0 ? (uint64_t)q - (uint64_t)p0 : (uint64_t)p0 - (uint64_t)q;
-    if (icp_ov_on && icp_line_key(l, icp_ov_tr, icp_ov_tc, &p2) == key) {
+        if (found && icp_line_key(l, icp_ov_sr, icp_ov_sc, &p2) == key && p2 == q)
+            found = icp_index_next(l, key, q, pd, &q);
         /* The mover's new square, which the index does not hold yet. */
-        if (pd > 0 ? p2 > p0 : p2 < p0) {
-            dist = pd > 0 ? (uint64_t)p2 - (uint64_t)p0
-                          : (uint64_t)p0 - (uint64_t)p2;
-            if (best == 0 || dist < best)
-                best = dist;
+        if (icp_line_key(l, icp_ov_tr, icp_ov_tc, &p2) == key && (pd > 0 ? p2 > p0 : p2 < p0) &&
+            (!found || (pd > 0 ? p2 < q : p2 > q))) {
+            q = p2;
+            found = 1;
         }
     }
+    /* @end check */
+    if (found)
+        best = pd > 0 ? (uint64_t)q - (uint64_t)p0 : (uint64_t)p0 - (uint64_t)q;
     if (best == 0 || best > limit)
         return ICP_NIL;
     return icp_at(icp_step(r0, dr, best), icp_step(c0, dc, best));
 }
+/* @end rays */
 
-/* ------------------------------------------------------------ check test */
+/* @section check: king at */
+/* Per colour and kind: live count. Each part of the check test runs only
+ * if the enemy has a piece of a kind that attacks that way. */
+static uint64_t icp_kind_count[2][6];
 
-static const int icp_knight_dr[8] = {1, 2, 2, 1, -1, -2, -2, -1};
-static const int icp_knight_dc[8] = {2, 1, -1, -2, -2, -1, 1, 2};
-
+/* @section check_near: check add */
 /* Whether enemy piece of kind on (r0+dr, c0+dc) (off the board: no). */
 static int icp_enemy_at(int64_t r0, int64_t c0, int dr, int dc, int enemy,
                         int kind)
@@ -810,78 +869,79 @@ static int icp_enemy_at(int64_t r0, int64_t c0, int dr, int dc, int enemy,
     return s != ICP_NIL && icp_pieces[s].colour == enemy &&
            icp_pieces[s].kind == kind;
 }
+/* @end check_near */
+
+/* @section check_sliders: check sliders */
+/* Per colour: the live rooks, bishops and queens. Up to ICP_SLIDER_SCAN
+ * of them, the check test asks only the rays that point from the king at
+ * one of them (runtime-design.md). */
+static icp_roster icp_sliders[2];
+#define ICP_SLIDER_SCAN 8u
 
 /* The rays from (kr, kc) worth asking about, as bits (bit i: ray direction
- * i). With at most ICP_SLIDER_SCAN enemy sliders, only the rays that point
- * at one of them along a line it moves on; otherwise every ray of a family
- * (orthogonal, diagonal) the enemy has a piece for. The ray query decides.
- * A slider captured by the move under test may still be listed: asking its
+ * i): with at most ICP_SLIDER_SCAN enemy sliders, those that point at one
+ * of them along a line it moves on, else all. The ray query decides. A
+ * slider captured by the move under test may still be listed: asking its
  * ray anyway is harmless, the overlay answers exactly. */
 static unsigned icp_slider_rays(int64_t kr, int64_t kc, int enemy)
 {
-    const uint64_t *n = icp_kind_count[enemy];
     unsigned rays = 0, i;
-    if (icp_sliders_len[enemy] > ICP_SLIDER_SCAN)
-        return (n[ICP_ROOK] || n[ICP_QUEEN] ? 0x0Fu : 0u) |
-               (n[ICP_BISHOP] || n[ICP_QUEEN] ? 0xF0u : 0u);
-    for (i = 0; i < icp_sliders_len[enemy]; i++) {
-        const icp_piece *p = &icp_pieces[icp_sliders[enemy][i]];
-        int sr, sc;
+    if (icp_sliders[enemy].len > ICP_SLIDER_SCAN)
+        return 0xFFu;
+    for (i = 0; i < icp_sliders[enemy].len; i++) {
+        const icp_piece *p = &icp_pieces[icp_sliders[enemy].at[i]];
+        int sr, sc, lines = icp_lines_of(p->kind);
         uint64_t ar = icp_absdiff(kr, p->row, &sr), ac = icp_absdiff(kc, p->col, &sc);
-        if (p->kind != ICP_BISHOP) {
-            if (sr == 0 && sc != 0)
-                rays |= sc > 0 ? 0x01u : 0x02u;
-            else if (sc == 0 && sr != 0)
-                rays |= sr > 0 ? 0x04u : 0x08u;
-        }
-        if (p->kind != ICP_ROOK && ar == ac && ar != 0) {
-            if (sr == sc)
-                rays |= sr > 0 ? 0x10u : 0x20u;
-            else
-                rays |= sr > 0 ? 0x40u : 0x80u;
-        }
+        if ((lines & 1) && sr == 0)
+            rays |= sc > 0 ? 0x01u : 0x02u;
+        else if ((lines & 1) && sc == 0)
+            rays |= sr > 0 ? 0x04u : 0x08u;
+        else if ((lines & 2) && ar == ac)
+            rays |= sr == sc ? (sr > 0 ? 0x10u : 0x20u) : (sr > 0 ? 0x40u : 0x80u);
     }
     return rays;
 }
+/* @end check_sliders */
 
 /* Whether (kr, kc) is attacked by a piece of colour enemy (§7 rule 4), as
- * the overlay sees the board. Each test runs only if the enemy has a piece
- * of a kind that attacks that way: knight jumps, king steps, the two pawn
+ * the overlay sees the board: knight jumps, king steps, the two pawn
  * squares (O(1) each), then the rays icp_slider_rays picks (at most 8;
  * each O(1) or O(log k), never a scan over the pieces or the distance). */
 static int icp_attacked(int64_t kr, int64_t kc, int enemy)
 {
-    const uint64_t *n = icp_kind_count[enemy];
-    unsigned rays;
-    int i;
-    if (n[ICP_KNIGHT])
-        for (i = 0; i < 8; i++)
-            if (icp_enemy_at(kr, kc, icp_knight_dr[i], icp_knight_dc[i], enemy,
-                             ICP_KNIGHT))
-                return 1;
-    if (n[ICP_KING])
-        for (i = 0; i < 8; i++)
-            if (icp_enemy_at(kr, kc, icp_ray_dr[i], icp_ray_dc[i], enemy,
-                             ICP_KING))
-                return 1;
-    if (n[ICP_PAWN]) {
-        /* A white pawn attacks (r+1, c+-1): it stands one row below. */
-        int pr = enemy == ICP_WHITE ? -1 : 1;
-        if (icp_enemy_at(kr, kc, pr, -1, enemy, ICP_PAWN) ||
-            icp_enemy_at(kr, kc, pr, 1, enemy, ICP_PAWN))
-            return 1;
-    }
-    if (icp_sliders_len[enemy] == 0)
-        return 0;
-    rays = icp_slider_rays(kr, kc, enemy);
-    for (i = 0; rays != 0; i++, rays >>= 1)
+    /* @section check_sliders */
+    unsigned rays = icp_slider_rays(kr, kc, enemy), d;
+    /* @end check_sliders */
+    /* @section check_knight: check check_near knight */
+    if (icp_kind_count[enemy][ICP_KNIGHT])
+        for (int i = -2; i <= 2; i++)
+            for (int j = -2; j <= 2; j++)
+                if (i * i + j * j == 5 && icp_enemy_at(kr, kc, i, j, enemy, ICP_KNIGHT))
+                    return 1;
+    /* @end check_knight */
+    /* @section check_king: check check_near */
+    if (icp_kind_count[enemy][ICP_KING])
+        for (int i = -1; i <= 1; i++)
+            for (int j = -1; j <= 1; j++)
+                if ((i || j) && icp_enemy_at(kr, kc, i, j, enemy, ICP_KING))
+                    return 1;
+    /* @end check_king */
+    /* @section check_pawn: check check_near pawn */
+    /* A white pawn attacks (r+1, c+-1): it stands one row below. */
+    if (icp_kind_count[enemy][ICP_PAWN] &&
+        (icp_enemy_at(kr, kc, 2 * enemy - 1, -1, enemy, ICP_PAWN) ||
+         icp_enemy_at(kr, kc, 2 * enemy - 1, 1, enemy, ICP_PAWN)))
+        return 1;
+    /* @end check_pawn */
+    /* @section check_sliders */
+    for (d = 0; rays != 0; d++, rays >>= 1)
         if (rays & 1u) {
-            uint32_t s = icp_ray_first(kr, kc, i, UINT64_MAX);
+            uint32_t s = icp_ray_first(kr, kc, (int)d, UINT64_MAX);
             if (s != ICP_NIL && icp_pieces[s].colour == enemy &&
-                (icp_pieces[s].kind == ICP_QUEEN ||
-                 icp_pieces[s].kind == (i < 4 ? ICP_ROOK : ICP_BISHOP)))
+                (icp_lines_of(icp_pieces[s].kind) & (d < 4 ? 1 : 2)))
                 return 1;
         }
+    /* @end check_sliders */
     return 0;
 }
 
@@ -897,8 +957,8 @@ static int icp_leaves_check(uint32_t p, int64_t tr, int64_t tc)
     icp_ov_tr = tr;
     icp_ov_tc = tc;
     icp_ov_slot = p;
-    for (i = 0; i < icp_kings_len[colour] && !bad; i++) {
-        uint32_t k = icp_kings[colour][i];
+    for (i = 0; i < icp_kings[colour].len && !bad; i++) {
+        uint32_t k = icp_kings[colour].at[i];
         if (k == p)
             bad = icp_attacked(tr, tc, 1 - colour);
         else
@@ -907,10 +967,10 @@ static int icp_leaves_check(uint32_t p, int64_t tr, int64_t tc)
     icp_ov_on = 0;
     return bad;
 }
+/* @end check */
 
-/* ------------------------------------------------------- board mutations */
-
-/* Removes captured piece s from its name list, the counts and the kings;
+/* @section move */
+/* Removes captured piece s from its name list, the counts and the lists;
  * its slot goes to the free list. Its square is taken over by the caller. */
 static void icp_unlink(uint32_t s)
 {
@@ -922,231 +982,118 @@ static void icp_unlink(uint32_t s)
     if (x->next != ICP_NIL)
         icp_pieces[x->next].prev = x->prev;
     icp_name_count[x->name]--;
+    /* @section runs */
+    icp_live--;
+    /* @end runs */
+    /* @section check */
     icp_kind_count[x->colour][x->kind]--;
-    if (x->kind == ICP_KING) {
-        uint32_t last = icp_kings[x->colour][--icp_kings_len[x->colour]];
-        icp_kings[x->colour][x->roster_at] = last;
-        icp_pieces[last].roster_at = x->roster_at;
-    } else if (x->kind != ICP_KNIGHT && x->kind != ICP_PAWN) {
-        uint32_t last = icp_sliders[x->colour][--icp_sliders_len[x->colour]];
-        icp_sliders[x->colour][x->roster_at] = last;
-        icp_pieces[last].roster_at = x->roster_at;
-    }
+    /* @end check */
+    /* @section king */
+    if (x->kind == ICP_KING)
+        icp_roster_drop(&icp_kings[x->colour], s);
+    /* @end king */
+    /* @section check_sliders */
+    if (icp_lines_of(x->kind))
+        icp_roster_drop(&icp_sliders[x->colour], s);
+    /* @end check_sliders */
     x->live = 0;
     x->next = icp_free_slot;
     icp_free_slot = s;
 }
 
 /* Moves piece p to (tr, tc), capturing target (ICP_NIL: none), whose
- * occupancy entry, or the empty entry ending its probe run, is ti; (sdr,
- * sdc) is the sign of the move. The move is known legal. */
-ICP_HOT void icp_apply(uint32_t p, int64_t tr, int64_t tc, uint32_t target,
-                       size_t ti, int sdr, int sdc)
+ * occupancy entry, or the empty entry ending its probe run, is ti. The
+ * move is known legal. No search: the mover's old entry is its `at`; the
+ * target is filled first, then the old entry emptied (the table is at
+ * most half full, so there is room for both at once). */
+static void icp_apply(uint32_t p, int64_t tr, int64_t tc, uint32_t target, size_t ti)
 {
     icp_piece *x = &icp_pieces[p];
-    int64_t sr = x->row, sc = x->col;
-    size_t si;
-    int l;
-    /* The move. The occupancy table needs no search: the target's entry
-     * (or the empty entry that ends its probe run) is ti, found above, and
-     * the mover's old entry is its `at`. The target is filled first, then
-     * the old entry removed (the table is at most half full, so there is
-     * room for both at once). A capture keeps the target square occupied,
-     * so only the vacated square leaves the line indices. */
-    si = x->at;
+    size_t si = x->at;
+    /* @section rays */
+    if (icp_any_built)
+        icp_index_move(x->row, x->col, tr, tc, target != ICP_NIL);
+    /* @end rays */
     if (target != ICP_NIL) {
         icp_unlink(target);
         icp_tab[ti].slot = p;
         x->at = (uint32_t)ti;
-        icp_tab_remove_at(si);
-        if (icp_any_built)
-            for (l = 0; l < 4; l++)
-                if (icp_built[l])
-                    icp_index_remove(l, sr, sc);
     } else {
         icp_tab_put_at(ti, tr, tc, p);
-        icp_tab_remove_at(si);
-        if (icp_any_built) {
-            /* The line through s and t (none for a knight): no piece lies
-             * between them, so the mover keeps its rank on it. */
-            int along = x->kind == ICP_KNIGHT ? -1
-                        : sdr == 0            ? 0
-                        : sdc == 0            ? 1
-                        : sdr == sdc          ? 2
-                                              : 3;
-            for (l = 0; l < 4; l++)
-                if (icp_built[l]) {
-                    if (l == along) {
-                        icp_index_shift(l, sr, sc, l == 0 ? tc : tr);
-                    } else {
-                        icp_index_remove(l, sr, sc);
-                        icp_index_add(l, tr, tc);
-                    }
-                }
-        }
     }
+    icp_tab_remove_at(si);
     x->row = tr;
     x->col = tc;
 }
 
 /* Tries to move piece p to (tr, tc): legal iff §7 rules 1-4 hold; then
  * moves it (capturing what is on the target) and returns 1, else 0 with
- * nothing changed. Cost: O(1) expected for jumps and steps without kings;
+ * nothing changed. O(1) expected for jumps and steps without kings;
  * slides O(log n) beyond ICP_PROBE squares; the check test as above. */
 static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
 {
     icp_piece *x = &icp_pieces[p];
-    int64_t sr = x->row, sc = x->col;
-    uint32_t target;
-    uint64_t adr, adc;
-    int sdr, sdc;
+    int sdr, sdc, fits = 0;
+    uint64_t adr = icp_absdiff(x->row, tr, &sdr), adc = icp_absdiff(x->col, tc, &sdc);
     size_t ti;
+    uint32_t target;
     /* Rule 1: t != s; rule 2: empty or the other colour. */
-    if (sr == tr && sc == tc)
+    if (adr == 0 && adc == 0)
         return 0;
     target = icp_find(tr, tc, &ti);
     if (target != ICP_NIL && icp_pieces[target].colour == x->colour)
         return 0;
     /* Rule 3: geometry. */
-    adr = icp_absdiff(sr, tr, &sdr);
-    adc = icp_absdiff(sc, tc, &sdc);
     switch (x->kind) {
+    /* @section king */
     case ICP_KING:
-        if (adr > 1 || adc > 1)
-            return 0;
+        fits = adr <= 1 && adc <= 1;
         break;
+    /* @end king */
+    /* @section knight */
     case ICP_KNIGHT:
-        if (!((adr == 1 && adc == 2) || (adr == 2 && adc == 1)))
-            return 0;
+        fits = (adr == 1 && adc == 2) || (adr == 2 && adc == 1);
         break;
+    /* @end knight */
+    /* @section pawn */
     case ICP_PAWN:
-        if (adr != 1 || sdr != (x->colour == ICP_WHITE ? 1 : -1))
-            return 0;
-        if (adc == 0 ? target != ICP_NIL : (adc != 1 || target == ICP_NIL))
-            return 0;
+        fits = adr == 1 && sdr == 1 - 2 * x->colour &&
+               (adc == 0 ? target == ICP_NIL : adc == 1 && target != ICP_NIL);
         break;
-    default: {
-        /* Rook, bishop, queen: a slide with every square strictly between
-         * empty. */
-        int straight = adr == 0 || adc == 0, diagonal = adr == adc;
-        uint64_t dist;
-        int dir;
-        if (x->kind == ICP_ROOK ? !straight
-            : x->kind == ICP_BISHOP ? !diagonal
-                                    : !(straight || diagonal))
-            return 0;
-        dist = adr > adc ? adr : adc;
-        if (dist > 1) {
-            if (sdr == 0)
-                dir = sdc > 0 ? 0 : 1;
-            else if (sdc == 0)
-                dir = sdr > 0 ? 2 : 3;
-            else if (sdr == sdc)
-                dir = sdr > 0 ? 4 : 5;
-            else
-                dir = sdr > 0 ? 6 : 7;
-            if (icp_ray_first(sr, sc, dir, dist - 1) != ICP_NIL)
-                return 0;
-        }
+    /* @end pawn */
+    default:
+        /* @section sliders */
+        /* Along one of its lines, every square strictly between empty. */
+        fits = (icp_lines_of(x->kind) & (adr == 0 || adc == 0 ? 1 : adr == adc ? 2 : 0)) &&
+               ((adr > adc ? adr : adc) < 2 ||
+                icp_ray_first(x->row, x->col, icp_dir_of(sdr, sdc),
+                              (adr > adc ? adr : adc) - 1) == ICP_NIL);
+        /* @end sliders */
         break;
     }
-    }
-    /* Rule 4: no king of the mover's colour attacked afterwards. */
-    if (icp_kings_len[x->colour] != 0 && icp_leaves_check(p, tr, tc))
+    if (!fits)
         return 0;
-    icp_apply(p, tr, tc, target, ti, sdr, sdc);
+    /* @section check */
+    /* Rule 4: no king of the mover's colour attacked afterwards. */
+    if (icp_kings[x->colour].len != 0 && icp_leaves_check(p, tr, tc))
+        return 0;
+    /* @end check */
+    icp_apply(p, tr, tc, target, ti);
     return 1;
 }
 /* @end move */
 
-/* @section read: die u2i */
-/* ------------------------------------------------------------ stdin, out */
-
-static unsigned char icp_in_buf[65536];
-static size_t icp_in_pos, icp_in_len;
-static int icp_in_eof; /* no more bytes after the buffer (sticky, §6) */
-static int icp_in_err; /* a read error after the buffer */
-
-/* The next input byte without consuming it, or -1 at end of input. Input
- * is read with fread in 64 KiB blocks; a read error is a runtime error
- * (§8). End of input is sticky: once seen, stdin is not read again. */
-static int icp_in_peek(void)
-{
-    if (icp_in_pos == icp_in_len) {
-        size_t n;
-        if (icp_in_err)
-            icp_die(icp_current_label, "cannot read standard input (" ICP_SECT "8)");
-        if (icp_in_eof)
-            return -1;
-        n = fread(icp_in_buf, 1, sizeof icp_in_buf, stdin);
-        if (n < sizeof icp_in_buf) {
-            if (ferror(stdin))
-                icp_in_err = 1;
-            else
-                icp_in_eof = 1;
-        }
-        icp_in_pos = 0;
-        icp_in_len = n;
-        if (n == 0)
-            return icp_in_peek();
-    }
-    return icp_in_buf[icp_in_pos];
-}
-
-/* Reads one integer (§6): skips ' ' '\t' '\r' '\n'; at end of input
- * returns 0. Then an optional '-' or '+' and one or more digits (else the
- * runtime error "input is not a number"); the number ends at the first
- * non-digit, which is left unread. Outside i64: a runtime error. */
-static int icp_read_one(int64_t *out)
-{
-    int ch, neg = 0;
-    uint64_t v = 0, lim;
-    for (;;) {
-        ch = icp_in_peek();
-        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n')
-            break;
-        icp_in_pos++;
-    }
-    if (ch < 0)
-        return 0;
-    if (ch == '-' || ch == '+') {
-        neg = ch == '-';
-        icp_in_pos++;
-        ch = icp_in_peek();
-    }
-    if (ch < '0' || ch > '9')
-        icp_die(icp_current_label, "input is not a number (" ICP_SECT "6)");
-    lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
-    do {
-        unsigned d = (unsigned)(ch - '0');
-        if (v > (lim - d) / 10u)
-            icp_die(icp_current_label,
-                    "input number is outside the signed 64-bit range (" ICP_SECT "6)");
-        v = v * 10u + d;
-        icp_in_pos++;
-        ch = icp_in_peek();
-    } while (ch >= '0' && ch <= '9');
-    *out = neg ? icp_u2i(0u - v) : (int64_t)v;
-    return 1;
-}
-
-/* @end read */
-
 /* @section board */
-/* ------------------------------------------------------------- clean-up */
-
 /* Frees the board (all it allocated) and forgets it. */
 static void icp_free_all(void)
 {
-    /* @section move */
-    int l;
-    /* @end move */
     /* @section pieces */
     free(icp_pieces);
     free(icp_name_head);
     icp_pieces = NULL;
     icp_name_head = NULL;
     icp_pieces_len = icp_pieces_cap = 0;
+    icp_free_slot = ICP_NIL;
     /* @end pieces */
     free(icp_name_count);
     icp_name_count = NULL;
@@ -1155,32 +1102,21 @@ static void icp_free_all(void)
     icp_tab = NULL;
     icp_tab_cap = icp_tab_used = 0;
     /* @end squares */
-    /* @section move */
-    free(icp_kings[0]);
-    free(icp_kings[1]);
-    free(icp_sliders[0]);
-    free(icp_sliders[1]);
-    free(icp_nodes);
-    for (l = 0; l < 4; l++) {
-        free(icp_lines[l]);
-        icp_lines[l] = NULL;
-        icp_lines_mask[l] = icp_lines_used[l] = 0;
-        icp_built[l] = 0;
-    }
-    icp_any_built = 0;
-    icp_kings[0] = icp_kings[1] = NULL;
-    icp_sliders[0] = icp_sliders[1] = NULL;
-    icp_nodes = NULL;
-    icp_nodes_len = icp_nodes_cap = 0;
-    icp_kings_len[0] = icp_kings_len[1] = 0;
-    icp_kings_cap[0] = icp_kings_cap[1] = 0;
-    icp_sliders_len[0] = icp_sliders_len[1] = 0;
-    icp_sliders_cap[0] = icp_sliders_cap[1] = 0;
-    /* @end move */
+    /* @section king */
+    free(icp_kings[0].at);
+    free(icp_kings[1].at);
+    memset(icp_kings, 0, sizeof icp_kings);
+    /* @end king */
+    /* @section check_sliders */
+    free(icp_sliders[0].at);
+    free(icp_sliders[1].at);
+    memset(icp_sliders, 0, sizeof icp_sliders);
+    /* @end check_sliders */
+    /* @section rays */
+    icp_index_free();
+    /* @end rays */
 }
 /* @end board */
-
-/* ==================================================================== API */
 
 /* Sets up standard output: fully buffered in a 64 KiB buffer. */
 static void icp_init(void)
@@ -1193,26 +1129,23 @@ static void icp_init(void)
  * called again to start over with an empty board. */
 static void icp_board_init(uint32_t names)
 {
-    uint32_t i;
     icp_free_all();
     icp_name_count = (uint64_t *)icp_realloc_array(NULL, names, sizeof *icp_name_count);
-    for (i = 0; i < names; i++)
-        icp_name_count[i] = 0;
+    memset(icp_name_count, 0, names * sizeof *icp_name_count);
     /* @section pieces */
     icp_name_head = (uint32_t *)icp_realloc_array(NULL, names, sizeof *icp_name_head);
-    for (i = 0; i < names; i++)
-        icp_name_head[i] = ICP_NIL;
-    icp_free_slot = ICP_NIL;
+    memset(icp_name_head, 0xFF, names * sizeof *icp_name_head); /* ICP_NIL */
     /* @end pieces */
     /* @section loop */
     icp_names = names;
     /* @end loop */
-    /* @section move */
+    /* @section runs */
+    icp_live = 0;
+    /* @end runs */
+    /* @section check */
     memset(icp_kind_count, 0, sizeof icp_kind_count);
-    icp_free_node = ICP_NIL;
-    icp_prio_state = 2463534242u;
     icp_ov_on = 0;
-    /* @end move */
+    /* @end check */
     /* @section squares */
     icp_tab_alloc(16);
     /* @end squares */
@@ -1225,7 +1158,7 @@ static void icp_board_init(uint32_t names)
 ICP_API int icp_place(uint32_t name, int colour, int kind, int64_t row,
                      int64_t col)
 {
-    uint32_t s, l, **roster = NULL, *len = NULL, *cap = NULL;
+    uint32_t s;
     size_t i;
     icp_piece *x;
     if (icp_find(row, col, &i) != ICP_NIL)
@@ -1233,22 +1166,6 @@ ICP_API int icp_place(uint32_t name, int colour, int kind, int64_t row,
     if (icp_tab_reserve())
         (void)icp_find(row, col, &i);
     s = icp_new_slot();
-    if (kind == ICP_KING) {
-        roster = &icp_kings[colour];
-        len = &icp_kings_len[colour];
-        cap = &icp_kings_cap[colour];
-    } else if (kind != ICP_KNIGHT && kind != ICP_PAWN) {
-        roster = &icp_sliders[colour];
-        len = &icp_sliders_len[colour];
-        cap = &icp_sliders_cap[colour];
-    }
-    if (roster != NULL && *len == *cap) {
-        uint32_t c = *cap < 8u ? 8u : *cap * 2u;
-        if (*cap > ICP_MAX_SLOTS / 2u)
-            c = ICP_MAX_SLOTS;
-        *roster = (uint32_t *)icp_realloc_array(*roster, c, sizeof **roster);
-        *cap = c;
-    }
     x = &icp_pieces[s];
     x->row = row;
     x->col = col;
@@ -1262,17 +1179,25 @@ ICP_API int icp_place(uint32_t name, int colour, int kind, int64_t row,
         icp_pieces[x->next].prev = s;
     icp_name_head[name] = s;
     icp_name_count[name]++;
+    /* @section runs */
+    icp_live++;
+    /* @end runs */
+    /* @section check */
     icp_kind_count[colour][kind]++;
-    x->roster_at = ICP_NIL;
-    if (roster != NULL) {
-        x->roster_at = *len;
-        (*roster)[(*len)++] = s;
-    }
+    /* @end check */
+    /* @section king */
+    if (kind == ICP_KING)
+        icp_roster_add(&icp_kings[colour], s);
+    /* @end king */
+    /* @section check_sliders */
+    if (icp_lines_of(kind))
+        icp_roster_add(&icp_sliders[colour], s);
+    /* @end check_sliders */
     icp_tab_put_at(i, row, col, s);
+    /* @section rays */
     if (icp_any_built)
-        for (l = 0; l < 4; l++)
-            if (icp_built[l])
-                icp_index_add((int)l, row, col);
+        icp_index_add_all(row, col);
+    /* @end rays */
     return 1;
 }
 /* @end place */
@@ -1299,7 +1224,8 @@ ICP_API int icp_occupy(uint32_t name, int64_t row, int64_t col)
 /* §4.2: the piece on (r1, c1), of either colour, to (r2, c2) if legal. */
 ICP_API int icp_move_squares(int64_t r1, int64_t c1, int64_t r2, int64_t c2)
 {
-    uint32_t s = icp_get(r1, c1);
+    size_t i;
+    uint32_t s = icp_find(r1, c1, &i);
     return s != ICP_NIL && icp_try_move(s, r2, c2);
 }
 /* @end move_squares */
@@ -1317,7 +1243,7 @@ ICP_API int icp_move_name_to(uint32_t name, int64_t row, int64_t col)
 }
 /* @end move_name_to */
 
-/* @section move_name_by: move */
+/* @section move_name_by: move add */
 /* §4.4: as §4.3, each candidate towards (r+drow, c+dcol); a candidate
  * whose target leaves i64 cannot move. */
 ICP_API int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
@@ -1333,52 +1259,82 @@ ICP_API int icp_move_name_by(uint32_t name, int64_t drow, int64_t dcol)
 }
 /* @end move_name_by */
 
-/* @section runs: move */
-/* The ray direction (index into icp_ray_dr/dc) of the unit step (dr, dc),
- * or -1. */
-static int icp_dir_of(int64_t dr, int64_t dc)
-{
-    int i;
-    for (i = 0; i < 8; i++)
-        if (icp_ray_dr[i] == dr && icp_ray_dc[i] == dc)
-            return i;
-    return -1;
-}
-
-/* Most live pieces a knight's slide looks through (its squares lie on no
- * indexed line); with more, it steps. */
-#define ICP_KNIGHT_SCAN 64u
-
-/* The number of live pieces: O(1). */
-static uint64_t icp_live_pieces(void)
-{
-    uint64_t n = 0;
-    int colour, kind;
-    for (colour = 0; colour < 2; colour++)
-        for (kind = 0; kind < 6; kind++)
-            n += icp_kind_count[colour][kind];
-    return n;
-}
-/* @end runs */
-
-/* @section slide: move move_name_by runs */
+/* @section slide_line: slide_fast rays */
 /* Moves piece p k steps in direction dir in one go, capturing what stands
  * on the target (the caller knows the squares between are empty and the
  * move legal). */
 static void icp_relocate(uint32_t p, int dir, uint64_t k)
 {
-    int dr = icp_ray_dr[dir], dc = icp_ray_dc[dir];
     int64_t tr, tc;
     uint32_t target;
     size_t ti;
     if (k == 0)
         return;
-    tr = icp_step(icp_pieces[p].row, dr, k);
-    tc = icp_step(icp_pieces[p].col, dc, k);
+    tr = icp_step(icp_pieces[p].row, icp_ray_dr[dir], k);
+    tc = icp_step(icp_pieces[p].col, icp_ray_dc[dir], k);
     target = icp_find(tr, tc, &ti);
-    icp_apply(p, tr, tc, target, ti, dr, dc);
+    icp_apply(p, tr, tc, target, ti);
 }
 
+/* A slide along a line (no king of its colour, a unit step along a line of
+ * the piece): one ray query per piece met. The moves made (at most most)
+ * in *made; 1 when the next one fails, -1 when it does not apply. */
+static int icp_line_run(uint32_t p, int64_t dr, int64_t dc, uint64_t most,
+                        uint64_t *made)
+{
+    uint64_t moves = 0;
+    int dir = icp_dir_of(dr, dc), push = 0, fits = 0;
+    /* @section sliders */
+    fits = (icp_lines_of(icp_pieces[p].kind) & (dr == 0 || dc == 0 ? 1 : 2)) != 0;
+    /* @end sliders */
+    /* @section pawn */
+    if (icp_pieces[p].kind == ICP_PAWN) {
+        push = 1;
+        fits = dc == 0 && dr == 1 - 2 * icp_pieces[p].colour;
+    }
+    /* @end pawn */
+    if (!fits)
+        return -1;
+    while (moves < most) {
+        int64_t r = icp_pieces[p].row, c = icp_pieces[p].col;
+        uint64_t left = most - moves, edge, k, ar, ac;
+        uint32_t h;
+        int sign;
+        edge = icp_room(r, (int)dr);
+        if (icp_room(c, (int)dc) < edge)
+            edge = icp_room(c, (int)dc);
+        h = icp_ray_first(r, c, dir, left);
+        if (h == ICP_NIL) {
+            /* Nothing within reach: run to it, or to the i64 edge. */
+            k = left < edge ? left : edge;
+            icp_relocate(p, dir, k);
+            moves += k;
+            if (k < left) {
+                *made = moves;
+                return 1;
+            }
+            continue;
+        }
+        ar = icp_absdiff(r, icp_pieces[h].row, &sign);
+        ac = icp_absdiff(c, icp_pieces[h].col, &sign);
+        k = ar > ac ? ar : ac;
+        if (icp_pieces[h].colour != icp_pieces[p].colour && !push) {
+            /* Empty squares, then the capture: k moves. */
+            icp_relocate(p, dir, k);
+            moves += k;
+        } else {
+            /* Blocked just before it (own piece, or any piece in a push). */
+            icp_relocate(p, dir, k - 1);
+            *made = moves + k - 1;
+            return 1;
+        }
+    }
+    *made = moves;
+    return 0;
+}
+/* @end slide_line */
+
+/* @section slide_knight: slide_fast runs knight steps knight_scan */
 /* Moves knight p k jumps of (dr, dc) in one go (landing squares between
  * are empty), capturing what stands on the last. */
 static void icp_jump(uint32_t p, int64_t dr, int64_t dc, uint64_t k)
@@ -1391,7 +1347,7 @@ static void icp_jump(uint32_t p, int64_t dr, int64_t dc, uint64_t k)
     tr = icp_step(icp_pieces[p].row, dr > 0 ? 1 : -1, k * (uint64_t)(dr > 0 ? dr : -dr));
     tc = icp_step(icp_pieces[p].col, dc > 0 ? 1 : -1, k * (uint64_t)(dc > 0 ? dc : -dc));
     target = icp_find(tr, tc, &ti);
-    icp_apply(p, tr, tc, target, ti, dr > 0 ? 1 : -1, dc > 0 ? 1 : -1);
+    icp_apply(p, tr, tc, target, ti);
 }
 
 /* A knight's slide (no king of its colour): the pieces on its squares
@@ -1446,85 +1402,38 @@ static int icp_knight_run(uint32_t p, int64_t dr, int64_t dc, uint64_t most,
     *made = limit;
     return limit < most;
 }
+/* @end slide_knight */
 
+/* @section slide_fast: slide */
 /* icp_slide's fast path: -1 when it does not apply (more than one piece
- * of the name, a king of its colour, not a unit step along a line of the
- * piece); else the moves made (at most most) in *made, and 1 when the
- * next move fails, 0 when most were made. One ray query per piece met. */
+ * of the name, a king of its colour, a step none of the runs takes); else
+ * the moves made (at most most) in *made, and 1 when the next move fails,
+ * 0 when most were made. */
 static int icp_slide_run(uint32_t name, int64_t dr, int64_t dc, uint64_t most,
                          uint64_t *made)
 {
     uint32_t p = icp_name_head[name];
-    uint64_t moves = 0;
-    int dir, push, fits;
-    if (icp_name_count[name] != 1 || most == 0 ||
-        icp_kings_len[icp_pieces[p].colour] != 0)
+    if (icp_name_count[name] != 1 || most == 0)
         return -1;
+    /* @section king */
+    if (icp_kings[icp_pieces[p].colour].len != 0)
+        return -1;
+    /* @end king */
+    /* @section slide_knight */
     if (icp_pieces[p].kind == ICP_KNIGHT &&
         (((dr == 1 || dr == -1) && (dc == 2 || dc == -2)) ||
-         ((dr == 2 || dr == -2) && (dc == 1 || dc == -1))) &&
-        icp_live_pieces() <= ICP_KNIGHT_SCAN)
-        return icp_knight_run(p, dr, dc, most, made);
-    dir = icp_dir_of(dr, dc);
-    if (dir < 0)
-        return -1;
-    push = icp_pieces[p].kind == ICP_PAWN;
-    switch (icp_pieces[p].kind) {
-    case ICP_ROOK:
-        fits = dr == 0 || dc == 0;
-        break;
-    case ICP_BISHOP:
-        fits = dr != 0 && dc != 0;
-        break;
-    case ICP_QUEEN:
-        fits = 1;
-        break;
-    case ICP_PAWN:
-        fits = dc == 0 && dr == (icp_pieces[p].colour == ICP_WHITE ? 1 : -1);
-        break;
-    default:
-        fits = 0;
-    }
-    if (!fits)
-        return -1;
-    while (moves < most) {
-        int64_t r = icp_pieces[p].row, c = icp_pieces[p].col;
-        uint64_t left = most - moves, edge, k, ar, ac;
-        uint32_t h;
-        int sign;
-        edge = icp_room(r, (int)dr);
-        if (icp_room(c, (int)dc) < edge)
-            edge = icp_room(c, (int)dc);
-        h = icp_ray_first(r, c, dir, left);
-        if (h == ICP_NIL) {
-            /* Nothing within reach: run to it, or to the i64 edge. */
-            k = left < edge ? left : edge;
-            icp_relocate(p, dir, k);
-            moves += k;
-            if (k < left) {
-                *made = moves;
-                return 1;
-            }
-            continue;
-        }
-        ar = icp_absdiff(r, icp_pieces[h].row, &sign);
-        ac = icp_absdiff(c, icp_pieces[h].col, &sign);
-        k = ar > ac ? ar : ac;
-        if (icp_pieces[h].colour != icp_pieces[p].colour && !push) {
-            /* Empty squares, then the capture: k moves. */
-            icp_relocate(p, dir, k);
-            moves += k;
-        } else {
-            /* Blocked just before it (own piece, or any piece in a push). */
-            icp_relocate(p, dir, k - 1);
-            *made = moves + k - 1;
-            return 1;
-        }
-    }
-    *made = moves;
-    return 0;
+         ((dr == 2 || dr == -2) && (dc == 1 || dc == -1))))
+        return icp_live <= ICP_KNIGHT_SCAN ? icp_knight_run(p, dr, dc, most, made) : -1;
+    /* @end slide_knight */
+    /* @section slide_line */
+    if (icp_dir_of(dr, dc) >= 0)
+        return icp_line_run(p, dr, dc, most, made);
+    /* @end slide_line */
+    return -1;
 }
+/* @end slide_fast */
 
+/* @section slide: move move_name_by */
 /* §4.4 again and again: a slide loop summarised by the optimiser (issue
  * 13). Moves the pieces called name by (drow, dcol) as that many
  * icp_move_name_by calls would, until one fails or most have succeeded;
@@ -1532,18 +1441,20 @@ static int icp_slide_run(uint32_t name, int64_t dr, int64_t dc, uint64_t most,
 ICP_API uint64_t icp_slide(uint32_t name, int64_t drow, int64_t dcol,
                            uint64_t most)
 {
-    uint64_t moves = 0, made;
-    if (icp_slide_run(name, drow, dcol, most, &made) >= 0)
-        return made;
+    uint64_t moves = 0;
+    /* @section slide_fast */
+    if (icp_slide_run(name, drow, dcol, most, &moves) >= 0)
+        return moves;
+    moves = 0;
+    /* @end slide_fast */
     /* Step by step, as the loop itself would (its cost, no more). */
     while (moves < most && icp_move_name_by(name, drow, dcol))
         moves++;
     return moves;
 }
-
 /* @end slide */
 
-/* @section loop: move move_name_by runs u2i */
+/* @section loop: move move_name_by runs rays u2i steps add knight_scan */
 /* ------------------------------------------------ loops (issue 13) */
 
 /* A loop of statements summarised by the optimiser: its members in the
@@ -1718,24 +1629,23 @@ static int icp_sign(int64_t x)
 }
 
 /* Whether piece p moving by (dr, dc) succeeds whenever its target is
- * empty (no king of its colour assumed). */
+ * empty (no king of its colour assumed). The optimiser makes a loop only
+ * when each of its moves' names has a kind that can. */
 static int icp_steps_freely(const icp_piece *p, int64_t dr, int64_t dc)
 {
-    int unit = icp_is_unit(dr, dc);
-    switch (p->kind) {
-    case ICP_ROOK:
-        return unit && (dr == 0 || dc == 0);
-    case ICP_BISHOP:
-        return unit && dr != 0 && dc != 0;
-    case ICP_QUEEN:
-        return unit;
-    case ICP_PAWN:
-        return dc == 0 && dr == (p->colour == ICP_WHITE ? 1 : -1);
-    case ICP_KNIGHT:
-        return icp_is_jump(dr, dc) && icp_live_pieces() <= ICP_KNIGHT_SCAN;
-    default:
-        return 0;
-    }
+    /* @section sliders */
+    if (icp_lines_of(p->kind))
+        return icp_is_unit(dr, dc) && (icp_lines_of(p->kind) & (dr == 0 || dc == 0 ? 1 : 2));
+    /* @end sliders */
+    /* @section pawn */
+    if (p->kind == ICP_PAWN)
+        return dc == 0 && dr == 1 - 2 * p->colour;
+    /* @end pawn */
+    /* @section knight */
+    if (p->kind == ICP_KNIGHT)
+        return icp_is_jump(dr, dc) && icp_live <= ICP_KNIGHT_SCAN;
+    /* @end knight */
+    return 0;
 }
 
 /* The state a round starts from, when its rounds may be skipped: 0 when a
@@ -1748,7 +1658,7 @@ static int icp_begin_round(const icp_loop_step *steps, size_t n, size_t start,
     if (n > ICP_MAX_LOOP)
         return 0;
     r->executed = executed;
-    r->live = icp_live_pieces();
+    r->live = icp_live;
     r->npieces = r->nlooked = 0;
     r->blind = 0;
     for (order = 0; order < n; order++) {
@@ -1764,8 +1674,10 @@ static int icp_begin_round(const icp_loop_step *steps, size_t n, size_t start,
             return 0;
         slot = icp_name_head[s->name];
         p = &icp_pieces[slot];
-        if (icp_kings_len[p->colour] != 0)
+        /* @section king */
+        if (icp_kings[p->colour].len != 0)
             return 0;
+        /* @end king */
         for (i = 0; i < r->npieces; i++)
             if (r->pieces[i].slot == slot) {
                 if (moved || r->pieces[i].moved)
@@ -1938,7 +1850,7 @@ static uint64_t icp_skip_rounds(const icp_round *r, uint64_t executed, uint64_t 
 {
     uint64_t per = executed - r->executed, rounds;
     size_t i, j, k;
-    if (icp_live_pieces() != r->live || per == 0 || r->blind)
+    if (icp_live != r->live || per == 0 || r->blind)
         return 0;
     rounds = (most - executed) / per;
     for (i = 0; i < r->npieces; i++) {
@@ -1988,14 +1900,11 @@ static uint64_t icp_skip_rounds(const icp_round *r, uint64_t executed, uint64_t 
      * another stood. */
     for (i = 0; i < r->npieces; i++) {
         const icp_piece *p = &icp_pieces[r->pieces[i].slot];
-        int l;
         if (!r->pieces[i].moved)
             continue;
         icp_tab_remove_at(p->at);
         if (icp_any_built)
-            for (l = 0; l < 4; l++)
-                if (icp_built[l])
-                    icp_index_remove(l, p->row, p->col);
+            icp_index_move(p->row, p->col, p->row, p->col, 1);
     }
     for (i = 0; i < r->npieces; i++) {
         const icp_loop_piece *lp = &r->pieces[i];
@@ -2004,7 +1913,6 @@ static uint64_t icp_skip_rounds(const icp_round *r, uint64_t executed, uint64_t 
         uint64_t adc = (uint64_t)(lp->dc > 0 ? lp->dc : -lp->dc);
         int64_t tr, tc;
         size_t ti;
-        int l;
         if (!lp->moved)
             continue;
         tr = icp_step(p->row, icp_sign(lp->dr), rounds * adr);
@@ -2012,9 +1920,7 @@ static uint64_t icp_skip_rounds(const icp_round *r, uint64_t executed, uint64_t 
         (void)icp_find(tr, tc, &ti);
         icp_tab_put_at(ti, tr, tc, lp->slot);
         if (icp_any_built)
-            for (l = 0; l < 4; l++)
-                if (icp_built[l])
-                    icp_index_add(l, tr, tc);
+            icp_index_add_all(tr, tc);
         p->row = tr;
         p->col = tc;
     }
@@ -2115,6 +2021,81 @@ ICP_API size_t icp_loop_exit(const icp_loop_step *steps, size_t n, size_t start)
 }
 
 /* @end loop */
+
+/* @section read: die u2i */
+/* ------------------------------------------------------------ stdin, out */
+
+static unsigned char icp_in_buf[65536];
+static size_t icp_in_pos, icp_in_len;
+static int icp_in_eof; /* no more bytes after the buffer (sticky, §6) */
+static int icp_in_err; /* a read error after the buffer */
+
+/* The next input byte without consuming it, or -1 at end of input. Input
+ * is read with fread in 64 KiB blocks; a read error is a runtime error
+ * (§8). End of input is sticky: once seen, stdin is not read again. */
+static int icp_in_peek(void)
+{
+    if (icp_in_pos == icp_in_len) {
+        size_t n;
+        if (icp_in_err)
+            icp_die(icp_current_label, "cannot read standard input (" ICP_SECT "8)");
+        if (icp_in_eof)
+            return -1;
+        n = fread(icp_in_buf, 1, sizeof icp_in_buf, stdin);
+        if (n < sizeof icp_in_buf) {
+            if (ferror(stdin))
+                icp_in_err = 1;
+            else
+                icp_in_eof = 1;
+        }
+        icp_in_pos = 0;
+        icp_in_len = n;
+        if (n == 0)
+            return icp_in_peek();
+    }
+    return icp_in_buf[icp_in_pos];
+}
+
+/* Reads one integer (§6): skips ' ' '\t' '\r' '\n'; at end of input
+ * returns 0. Then an optional '-' or '+' and one or more digits (else the
+ * runtime error "input is not a number"); the number ends at the first
+ * non-digit, which is left unread. Outside i64: a runtime error. */
+static int icp_read_one(int64_t *out)
+{
+    int ch, neg = 0;
+    uint64_t v = 0, lim;
+    for (;;) {
+        ch = icp_in_peek();
+        if (ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n')
+            break;
+        icp_in_pos++;
+    }
+    if (ch < 0)
+        return 0;
+    if (ch == '-' || ch == '+') {
+        neg = ch == '-';
+        icp_in_pos++;
+        ch = icp_in_peek();
+    }
+    if (ch < '0' || ch > '9')
+        icp_die(icp_current_label, "input is not a number (" ICP_SECT "6)");
+    lim = neg ? (uint64_t)INT64_MAX + 1u : (uint64_t)INT64_MAX;
+    do {
+        unsigned d = (unsigned)(ch - '0');
+        if (v > (lim - d) / 10u)
+            icp_die(icp_current_label,
+                    "input number is outside the signed 64-bit range (" ICP_SECT "6)");
+        v = v * 10u + d;
+        icp_in_pos++;
+        ch = icp_in_peek();
+    } while (ch >= '0' && ch <= '9');
+    *out = neg ? icp_u2i(0u - v) : (int64_t)v;
+    return 1;
+}
+
+/* @end read */
+
+
 
 /* @section read */
 /* §6: reads up to n integers left to right, stopping at the first end of

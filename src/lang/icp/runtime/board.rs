@@ -1,49 +1,18 @@
 //! The InfChessPro board runtime: the infinite board, the move rules, the
 //! integer input reader and the output helpers.
 //!
-//! This one source is used whole by the interpreter (as
-//! `crate::lang::icp::runtime::board`) and is embedded in every generated
-//! Rust program (as `mod icp_rt { .. }`), cut to the sections the program
-//! uses (the `@section` markers; icp2c's table of runtime entry points
-//! says which section holds what a program calls), so it uses `std` only,
-//! has no `unsafe`, never panics and never prints. It implements
-//! `docs/runtime-design.md`; the language contract is
+//! The interpreter runs this source whole; every generated Rust program
+//! embeds it (`mod icp_rt`) cut to the sections it uses (the `@section`
+//! markers; icp2c's table of runtime entry points and the kinds a program
+//! places say which). `std` only, no `unsafe`, never panics, never prints.
+//! It implements `docs/runtime-design.md` (data structures and costs are
+//! described where they are defined); the language contract is
 //! `shared/spec/infchesspro.md`, whose sections (§) are cited on each item.
-// @section board
-//!
-//! Data structures (runtime-design.md, "Data structures and costs"):
-//! - per name: a live count;
-// @end board
-// @section squares
-//! - occupancy: an open-addressing hash table square -> piece slot with a
-//!   fixed multiply/xor hash (deterministic, no random seed);
-// @end squares
-// @section pieces
-//! - pieces: a slot table whose captured slots are reused through a free list;
-//! - per name: a doubly linked list of live pieces, newest at the head;
-// @end pieces
-// @section move
-//! - per colour: the live kings; per colour and kind: a live count;
-//! - four lazily built line indices (rows, columns, diagonals, anti-diagonals),
-//!   each a hash map line key -> the positions on that line ([`Line`]):
-//!   "first piece along a ray" in O(1) for an empty line and O(log k) for k
-//!   pieces on the line, never proportional to the distance. Until a kind is
-//!   built, rays probe their first `PROBE` squares directly.
-//!
-//! Refinements of the design, with the same results and no worse costs:
-//! - per colour, the live sliders (rooks, bishops, queens) are listed too;
-//!   while the enemy has at most `SLIDER_SCAN` of them, the check test asks
-//!   only the rays that point at one of them (`Board::slider_rays`);
-//! - diagonal keys are kept modulo 2^64, which is exact for every in-range
-//!   ray (see `line_key`);
-//! - a move stores the mover at the end of the target's probe run found by
-//!   the legality test, so the occupancy table is probed once for the target.
-// @end move
 
-// @section move: board pieces squares
+// @section rays
 use std::collections::{BTreeSet, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
-// @end move
+// @end rays
 // @section read
 use std::io::{BufRead, ErrorKind};
 // @end read
@@ -54,62 +23,85 @@ use std::io::{BufRead, ErrorKind};
 pub type Name = u32;
 // @end board
 
-// @section move
+// @section place
 /// A piece colour (spec §3). Numbered white = 0, black = 1 as in
-/// runtime-design.md.
+/// runtime-design.md; a piece keeps the number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
-    /// White: its pawns move towards larger rows (spec §3).
+    // @section white
+    /// Its pawns move towards larger rows.
     White = 0,
-    /// Black: its pawns move towards smaller rows (spec §3).
+    // @end white
+    // @section black
+    /// Its pawns move towards smaller rows.
     Black = 1,
-}
-
-impl Colour {
-    /// The other colour: the one whose pieces this colour may capture and
-    /// whose pieces may attack this colour's kings (spec §7).
-    #[inline]
-    pub fn other(self) -> Colour {
-        match self {
-            Colour::White => Colour::Black,
-            Colour::Black => Colour::White,
-        }
-    }
-
-    /// The design's number for this colour: white 0, black 1.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
+    // @end black
 }
 
 /// A piece kind (spec §3, geometry in §7 rule 3). Numbered king 0, queen 1,
-/// rook 2, bishop 3, knight 4, pawn 5 as in runtime-design.md.
+/// rook 2, bishop 3, knight 4, pawn 5 as in runtime-design.md; a piece
+/// keeps the number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    /// King: moves one square in any of the 8 directions.
+    // @section king
     King = 0,
-    /// Queen: slides like a rook or a bishop.
+    // @end king
+    // @section queen
     Queen = 1,
-    /// Rook: slides along its row or column.
+    // @end queen
+    // @section rook
     Rook = 2,
-    /// Bishop: slides along its two diagonals.
+    // @end rook
+    // @section bishop
     Bishop = 3,
-    /// Knight: jumps (1, 2) or (2, 1) in any orientation.
+    // @end bishop
+    // @section knight
     Knight = 4,
-    /// Pawn: one square forward onto an empty square, or one square
-    /// diagonally forward onto an enemy piece.
+    // @end knight
+    // @section pawn
     Pawn = 5,
+    // @end pawn
 }
+// @end place
 
-impl Kind {
-    /// The design's number for this kind: king 0 … pawn 5.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
+// The kinds' numbers, as a piece keeps them.
+// @section king: move
+const KING: u8 = 0;
+// @end king
+// @section queen: sliders
+const QUEEN: u8 = 1;
+// @end queen
+// @section rook: sliders
+const ROOK: u8 = 2;
+// @end rook
+// @section bishop: sliders
+const BISHOP: u8 = 3;
+// @end bishop
+// @section knight: move
+const KNIGHT: u8 = 4;
+// @end knight
+// @section pawn: move
+const PAWN: u8 = 5;
+// @end pawn
+
+// @section sliders: rays
+/// The lines a piece of kind `kind` moves along: bit 1 orthogonal, bit 2
+/// diagonal; 0 for a king, knight or pawn.
+fn lines_of(kind: u8) -> u8 {
+    match kind {
+        // @section queen
+        QUEEN => 3,
+        // @end queen
+        // @section rook
+        ROOK => 1,
+        // @end rook
+        // @section bishop
+        BISHOP => 2,
+        // @end bishop
+        _ => 0,
     }
 }
-// @end move
+// @end sliders
 
 // @section interpreter
 /// The colour and kind a piece letter stands for (spec §2): `K Q R B N P`
@@ -130,6 +122,29 @@ pub fn piece_from_letter(letter: char) -> Option<(Colour, Kind)> {
         _ => return None,
     };
     Some((colour, kind))
+}
+
+/// The colour a piece keeps as its number.
+fn colour_of(colour: u8) -> Colour {
+    if colour == 0 {
+        Colour::White
+    } else {
+        Colour::Black
+    }
+}
+
+/// The kind a piece keeps as its number.
+fn kind_of(kind: u8) -> Kind {
+    [
+        Kind::King,
+        Kind::Queen,
+        Kind::Rook,
+        Kind::Bishop,
+        Kind::Knight,
+    ]
+    .get(kind as usize)
+    .copied()
+    .unwrap_or(Kind::Pawn)
 }
 // @end interpreter
 
@@ -216,10 +231,6 @@ pub fn error_line(label: i64, fault: &Fault) -> String {
 // @end die
 
 // @section squares
-// ---------------------------------------------------------------------------
-// Occupancy: square -> piece slot
-// ---------------------------------------------------------------------------
-
 /// "No slot": an empty hash entry, the end of a linked list.
 const NIL: u32 = u32::MAX;
 // @end squares
@@ -235,15 +246,17 @@ const MAX_SLOTS: usize = (u32::MAX - 1) as usize;
 const OCCUPIED: u32 = u32::MAX - 1;
 // @end occupy
 
-// @section move
+// @section rays
 /// Squares probed directly in the hash table along a ray before the line
 /// index is used (runtime-design.md: PROBE = 8).
 const PROBE: u64 = 8;
+// @end rays
 
+// @section check_sliders
 /// Up to this many enemy sliders, the check test asks only the rays that
 /// point at one of them (see `Board::slider_rays`).
 const SLIDER_SCAN: usize = 8;
-// @end move
+// @end check_sliders
 
 // @section loop
 /// Most statements in a loop whose rounds [`Board::run_loop`] may skip
@@ -251,18 +264,20 @@ const SLIDER_SCAN: usize = 8;
 pub const MAX_LOOP: usize = 8;
 // @end loop
 
-// @section runs: move
+// @section runs: move heads
+// @end runs
+
+// @section knight_scan
+// @section knight
 /// Most live pieces a knight's slide looks through to find the ones on its
 /// squares (which lie on no indexed line); with more, it steps.
 const KNIGHT_SCAN: u64 = 64;
-// @end runs
+// @end knight
+// @end knight_scan
 
 // @section squares
-/// The deterministic hash of a square (runtime-design.md: a multiply/xor
-/// mix of row and col, no random seed): row and col are each multiplied by
-/// an odd constant and the products xored; the table takes the top bits
-/// (Fibonacci hashing), which depend on every bit of both coordinates. The
-/// two multiplications run in parallel, keeping ray probes short.
+/// The deterministic hash of a square (runtime-design.md): row and col
+/// times odd constants, xored; the table takes its top bits.
 #[inline]
 fn square_hash(row: i64, col: i64) -> u64 {
     (row as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
@@ -283,9 +298,9 @@ const VACANT: Entry = Entry {
     slot: NIL,
 };
 
-/// Open addressing with linear probing and backward-shift deletion (no
-/// tombstones), a power-of-two number of entries, at most half full. It
-/// never shrinks, so its size follows the peak number of live pieces.
+/// Occupancy, square -> piece slot: open addressing with linear probing and
+/// backward-shift deletion, a power-of-two size, at most half full, never
+/// shrinking. O(1) expected per operation.
 #[derive(Clone, Debug)]
 struct SquareTable {
     entries: Vec<Entry>,
@@ -313,24 +328,14 @@ impl SquareTable {
         (square_hash(row, col) >> self.shift) as usize & self.mask()
     }
 
+    // @section get
     /// The slot of the piece on (row, col), if any.
     #[inline]
     fn get(&self, row: i64, col: i64) -> Option<u32> {
-        let mask = self.mask();
-        let mut i = self.home(row, col);
-        loop {
-            let e = self.entries.get(i)?;
-            if e.slot == NIL {
-                return None;
-            }
-            if e.row == row && e.col == col {
-                return Some(e.slot);
-            }
-            i = (i + 1) & mask;
-        }
+        self.find(row, col).0
     }
+    // @end get
 
-    // @section move
     /// The slot on (row, col), if any, and the index where the probe
     /// stopped: the square's entry, or the first empty entry of its probe
     /// run (where [`SquareTable::put_at`] may store it). O(1) expected.
@@ -348,9 +353,8 @@ impl SquareTable {
         }
     }
 
-    /// Stores (row, col) -> slot in entry `i`, which must be the first
-    /// empty entry of the square's probe run (from [`SquareTable::find`],
-    /// with no change to the table since). No probing.
+    /// Stores (row, col) -> slot in entry `i`, the first empty entry of its
+    /// probe run ([`SquareTable::find`], the table unchanged since).
     #[inline]
     fn put_at(&mut self, i: usize, row: i64, col: i64, slot: u32) {
         if let Some(e) = self.entries.get_mut(i) {
@@ -358,7 +362,6 @@ impl SquareTable {
             self.len += 1;
         }
     }
-    // @end move
 
     // @section squares_grow: squares die
     /// Makes room for one more entry. Fails only when memory is exhausted.
@@ -386,45 +389,14 @@ impl SquareTable {
         Ok(())
     }
 
-    /// Inserts a square known to be absent. The caller guarantees room: a
-    /// `reserve_one` before, or a `remove` just before in the same move.
-    #[inline]
+    /// Inserts a square known to be absent; the table has room.
     fn insert_new(&mut self, row: i64, col: i64, slot: u32) {
-        let mask = self.mask();
-        let mut i = self.home(row, col);
-        for _ in 0..self.entries.len() {
-            match self.entries.get_mut(i) {
-                Some(e) if e.slot == NIL => {
-                    *e = Entry { row, col, slot };
-                    self.len += 1;
-                    return;
-                }
-                Some(_) => i = (i + 1) & mask,
-                None => return,
-            }
-        }
+        let (_, i) = self.find(row, col);
+        self.put_at(i, row, col, slot);
     }
     // @end squares_grow
 
     // @section move
-    /// Changes the slot stored for an occupied square (a capture).
-    #[inline]
-    fn set(&mut self, row: i64, col: i64, slot: u32) {
-        let mask = self.mask();
-        let mut i = self.home(row, col);
-        for _ in 0..self.entries.len() {
-            match self.entries.get_mut(i) {
-                Some(e) if e.slot == NIL => return,
-                Some(e) if e.row == row && e.col == col => {
-                    e.slot = slot;
-                    return;
-                }
-                Some(_) => i = (i + 1) & mask,
-                None => return,
-            }
-        }
-    }
-
     /// Empties (row, col), shifting later entries of its probe run back.
     #[inline]
     fn remove(&mut self, row: i64, col: i64) {
@@ -464,7 +436,7 @@ impl SquareTable {
 }
 // @end squares
 
-// @section move
+// @section rays: move steps at
 // ---------------------------------------------------------------------------
 // Line indices
 // ---------------------------------------------------------------------------
@@ -665,6 +637,9 @@ impl LineIndex {
     }
 }
 
+// @end rays
+
+// @section steps
 /// How many steps from coordinate `x` in direction `d` stay inside i64.
 #[inline]
 fn edge_steps(x: i64, d: i64) -> u64 {
@@ -676,43 +651,14 @@ fn edge_steps(x: i64, d: i64) -> u64 {
         u64::MAX
     }
 }
-
-/// The 4 orthogonal ray directions (rook and queen lines), then the 4
-/// diagonal ones (bishop and queen lines).
-const ORTHOGONAL: [(i64, i64); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
-const DIAGONAL: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const KNIGHT_JUMPS: [(i64, i64); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i64, i64); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
-
-// @end move
+// @end steps
 
 // @section board
-// ---------------------------------------------------------------------------
-// The board
-// ---------------------------------------------------------------------------
 // @end board
 
 // @section pieces: board squares
-/// One slot of the piece table. A dead slot is on the free list through
-/// `next`.
+/// One slot of the piece table. A dead slot's name is `NIL`; it is on the
+/// free list through `next`.
 #[derive(Clone, Copy, Debug)]
 struct Piece {
     row: i64,
@@ -721,35 +667,36 @@ struct Piece {
     /// Name list links (older piece = `next`); free list link when dead.
     prev: u32,
     next: u32,
-    /// Position in its roster (`Board::kings` or `Board::sliders` of its
-    /// colour) when a king, rook, bishop or queen.
+    // @section king
+    /// Position in its roster (`Board::roster`).
     roster_at: u32,
-    colour: Colour,
-    kind: Kind,
-    live: bool,
+    // @end king
+    /// [`Colour`] and [`Kind`] as numbers.
+    colour: u8,
+    kind: u8,
 }
 // @end pieces
 
-// @section move
-/// A hypothetical position seen by a legality test without touching the
-/// board: the mover's square s is empty, the target t holds the mover.
+// @section move: board pieces squares
+/// A move s -> t as a legality test sees it, the board untouched: s empty,
+/// t holding the mover.
 #[derive(Clone, Copy, Debug)]
 struct Overlay {
     sr: i64,
     sc: i64,
     tr: i64,
     tc: i64,
+    // @section at
     mover: u32,
+    // @end at
 }
 // @end move
 
 // @section board
-/// The infinite board of spec §3 with its pieces, and the commands of §4.1
-/// to §4.4 and §4.7.
-///
-/// Squares are (row, col) pairs of i64; every i64 pair exists. Names are
-/// `0..names` as given to [`Board::new`]; any other name has no pieces:
-/// it counts 0, its moves fail, and placing it fails.
+/// The infinite board of spec §3 (squares: every pair of i64) with its
+/// pieces, and the commands of §4.1 to §4.4 and §4.7. A name outside
+/// `0..names` ([`Board::new`]) has no pieces: it counts 0, its moves and
+/// places fail.
 #[derive(Clone, Debug)]
 pub struct Board {
     /// Per name (`0..names`): its live pieces (§4.7).
@@ -764,24 +711,31 @@ pub struct Board {
     // @section squares
     squares: SquareTable,
     // @end squares
-    // @section move
+    // @section runs
     live: u64,
+    // @end runs
+    // @section king
+    /// Live kings per colour (swap-remove on capture).
     kings: [Vec<u32>; 2],
-    /// Live rooks, bishops and queens per colour (swap-remove on capture).
+    // @end king
+    // @section check_sliders
+    /// Live rooks, bishops and queens per colour.
     sliders: [Vec<u32>; 2],
+    // @end check_sliders
+    // @section check
     /// Live pieces per colour and kind.
     counts: [[u64; 6]; 2],
+    // @end check
+    // @section rays
     /// Line indices (rows, cols, diagonals, anti-diagonals), `None` until
     /// first needed.
     lines: [Option<LineIndex>; 4],
     any_line: bool,
-    // @end move
+    // @end rays
 }
 
 impl Board {
-    /// An empty board (spec §3) for a program with `names` interned names
-    /// (`0..names`). Allocates the per-name tables (a few words a name);
-    /// the others grow as pieces are placed.
+    /// An empty board for a program with `names` interned names.
     pub fn new(names: usize) -> Board {
         Board {
             name_counts: vec![0; names],
@@ -793,14 +747,22 @@ impl Board {
             // @section squares
             squares: SquareTable::new(),
             // @end squares
-            // @section move
+            // @section runs
             live: 0,
+            // @end runs
+            // @section king
             kings: [Vec::new(), Vec::new()],
+            // @end king
+            // @section check_sliders
             sliders: [Vec::new(), Vec::new()],
+            // @end check_sliders
+            // @section check
             counts: [[0; 6]; 2],
+            // @end check
+            // @section rays
             lines: [None, None, None, None],
             any_line: false,
-            // @end move
+            // @end rays
         }
     }
 
@@ -816,14 +778,12 @@ impl Board {
     }
     // @end interpreter
 
-    // @section place: board pieces squares squares_grow move heads index_insert
+    // @section place: board pieces squares squares_grow move heads get
     /// §4.1 Place: puts a new piece (colour, kind, name) on (row, col).
     ///
-    /// `Ok(true)` if placed; `Ok(false)` if the square is occupied (or the
-    /// name is outside `0..names`), and nothing changes. Check does not
-    /// matter. The new piece is its name's newest (§3 serial order).
-    /// Errors: [`Fault::OutOfMemory`] (§8) when a table cannot grow; the
-    /// board is then unchanged.
+    /// `Ok(false)` (nothing changes) if the square is occupied. Check does
+    /// not matter. The new piece is its name's newest (§3 serial order).
+    /// Errors: [`Fault::OutOfMemory`] (§8), the board unchanged.
     pub fn place(
         &mut self,
         name: Name,
@@ -838,13 +798,14 @@ impl Board {
         }
         // Reserve everything first so that a memory fault changes nothing.
         self.squares.reserve_one()?;
-        let roster_at = match self.roster(colour, kind) {
-            Some(roster) => {
-                roster.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
-                u32::try_from(roster.len()).map_err(|_| Fault::OutOfMemory)?
-            }
-            None => NIL,
-        };
+        let (colour, kind) = (colour as u8, kind as u8);
+        // @section king
+        let mut roster_at = NIL;
+        if let Some(roster) = self.roster(colour, kind) {
+            roster.try_reserve(1).map_err(|_| Fault::OutOfMemory)?;
+            roster_at = u32::try_from(roster.len()).map_err(|_| Fault::OutOfMemory)?;
+        }
+        // @end king
         let old_head = self.head_of(name);
         let piece = Piece {
             row,
@@ -852,10 +813,11 @@ impl Board {
             name,
             prev: NIL,
             next: old_head,
+            // @section king
             roster_at,
+            // @end king
             colour,
             kind,
-            live: true,
         };
         let slot = if self.free != NIL {
             let slot = self.free;
@@ -885,20 +847,28 @@ impl Board {
         if let Some(count) = self.name_counts.get_mut(name_at) {
             *count += 1;
         }
+        // @section king
         if let Some(roster) = self.roster(colour, kind) {
             roster.push(slot);
         }
-        self.counts[colour.index()][kind.index()] += 1;
+        // @end king
+        // @section check
+        self.counts[colour as usize][kind as usize] += 1;
+        // @end check
+        // @section runs
         self.live += 1;
+        // @end runs
         self.squares.insert_new(row, col, slot);
+        // @section rays
         if self.any_line {
             self.index_insert(row, col);
         }
+        // @end rays
         Ok(true)
     }
     // @end place
 
-    // @section occupy: board squares squares_grow
+    // @section occupy: board squares squares_grow get
     /// §4.1 Place, in a program that moves no piece: colour and kind then
     /// change nothing, so the square is only marked occupied (no piece
     /// slot, `OCCUPIED`) and the name counted. As [`Board::place`]:
@@ -920,7 +890,7 @@ impl Board {
     }
     // @end occupy
 
-    // @section move_squares: move
+    // @section move_squares: move get
     /// §4.2 Move by squares: moves the piece on (r1, c1), of either colour,
     /// to (r2, c2) if the move is legal (§7), capturing what stands there.
     ///
@@ -955,12 +925,9 @@ impl Board {
     // @end move_name_to
 
     // @section move_name_by: move heads
-    /// §4.4 Move by name, relative: as [`Board::move_name_to`], each
-    /// candidate on (r, c) aiming at (r + drow, c + dcol). A candidate whose
-    /// target leaves the i64 range cannot move.
-    ///
-    /// `Ok(false)` if no candidate can move; nothing changes then.
-    /// Never returns an error today (see [`Board::move_squares`]).
+    /// §4.4 Move by name, relative: as §4.3, each candidate on (r, c)
+    /// aiming at (r + drow, c + dcol); one whose target leaves i64 cannot
+    /// move. `Ok(false)` (nothing changes) if none can. Never an error.
     #[inline]
     pub fn move_name_by(&mut self, name: Name, drow: i64, dcol: i64) -> Result<bool, Fault> {
         let mut slot = self.head_of(name);
@@ -976,7 +943,7 @@ impl Board {
     }
     // @end move_name_by
 
-    // @section slide: move move_name_by runs
+    // @section slide: move move_name_by
     /// §4.4 again and again: a slide loop (`L. name;dr,dc?L`), summarised
     /// by the optimiser (issue 13). Moves the pieces called `name` by
     /// (drow, dcol) exactly as that many [`Board::move_name_by`] calls
@@ -988,9 +955,11 @@ impl Board {
     /// else each step is made as `move_name_by` makes it.
     #[inline]
     pub fn slide(&mut self, name: Name, drow: i64, dcol: i64, most: u64) -> Result<u64, Fault> {
+        // @section slide_fast
         if let Some((made, _)) = self.slide_run(name, drow, dcol, most) {
             return Ok(made);
         }
+        // @end slide_fast
         // Step by step, as the loop itself would (its cost, no more).
         let mut moves = 0u64;
         while moves < most && self.move_name_by(name, drow, dcol)? {
@@ -999,6 +968,9 @@ impl Board {
         Ok(moves)
     }
 
+    // @end slide
+
+    // @section slide_fast: slide runs steps
     /// [`Board::slide`]'s fast path: `None` when it does not apply; else
     /// the moves made (at most `most`: fewer only when the next one fails)
     /// and whether the next one fails.
@@ -1006,27 +978,71 @@ impl Board {
     fn slide_run(&mut self, name: Name, dr: i64, dc: i64, most: u64) -> Option<(u64, bool)> {
         let slot = self.alone(name).filter(|_| most > 0)?;
         let p = *self.pieces.get(slot as usize)?;
-        if !self.kings[p.colour.index()].is_empty() {
+        // @section king
+        if !self.kings.get(p.colour as usize)?.is_empty() {
             return None;
         }
+        // @end king
+        // @section slide_knight
         let jump = matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1));
-        if p.kind == Kind::Knight && jump && self.live <= KNIGHT_SCAN {
-            return Some(self.knight_run(slot, (dr, dc), most));
+        if p.kind == KNIGHT && jump {
+            return (self.live <= KNIGHT_SCAN).then(|| self.knight_run(slot, (dr, dc), most));
         }
-        if (dr, dc) == (0, 0) || dr.abs() > 1 || dc.abs() > 1 {
-            return None;
+        // @end slide_knight
+        // @section slide_line
+        if (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1 {
+            return self.line_run(slot, p, (dr, dc), most);
         }
-        let forward = match p.colour {
-            Colour::White => 1,
-            Colour::Black => -1,
+        // @end slide_line
+        None
+    }
+
+    /// Moves piece `slot` from `from` by `k` steps of `dir` in one go,
+    /// capturing what stands on the target (the caller knows the squares
+    /// between are empty and the move legal).
+    fn relocate(&mut self, slot: u32, from: (i64, i64), k: u64, dir: (i64, i64)) {
+        if k == 0 {
+            return;
+        }
+        let step = |x: i64, d: i64| (x as i128 + d as i128 * k as i128) as i64;
+        let (tr, tc) = (step(from.0, dir.0), step(from.1, dir.1));
+        let (captured, free_at) = self.squares.find(tr, tc);
+        let ov = Overlay {
+            sr: from.0,
+            sc: from.1,
+            tr,
+            tc,
+            // @section at
+            mover: slot,
+            // @end at
         };
-        let push = p.kind == Kind::Pawn;
-        let fits = match p.kind {
-            Kind::Rook => dr == 0 || dc == 0,
-            Kind::Bishop => dr != 0 && dc != 0,
-            Kind::Queen => true,
-            Kind::Pawn => dr == forward && dc == 0,
-            Kind::King | Kind::Knight => false,
+        self.perform(slot, &ov, captured, free_at);
+    }
+    // @end slide_fast
+
+    // @section slide_line: slide_fast rays
+    /// A slide along a line (one piece of the name, no king of its colour,
+    /// a unit step along a line of the piece: a rook, bishop or queen, or
+    /// a pawn's push): one ray query (O(log k)) per piece it meets,
+    /// whatever the distance. `None` when the step fits none of its lines.
+    fn line_run(
+        &mut self,
+        slot: u32,
+        p: Piece,
+        (dr, dc): (i64, i64),
+        most: u64,
+    ) -> Option<(u64, bool)> {
+        let (fits, push) = match p.kind {
+            // @section pawn
+            PAWN => (dc == 0 && dr == 1 - 2 * i64::from(p.colour), true),
+            // @end pawn
+            // @section sliders
+            kind if lines_of(kind) != 0 => {
+                let line = if dr == 0 || dc == 0 { 1 } else { 2 };
+                (lines_of(kind) & line != 0, false)
+            }
+            // @end sliders
+            _ => (false, false),
         };
         if !fits {
             return None;
@@ -1041,7 +1057,9 @@ impl Board {
                 sc: c,
                 tr: r,
                 tc: c,
+                // @section at
                 mover: slot,
+                // @end at
             };
             let edge = edge_steps(r, dr).min(edge_steps(c, dc));
             let hit = self.first_on_ray((r, c), (dr, dc), left, &ov);
@@ -1068,7 +1086,9 @@ impl Board {
         }
         Some((moves, false))
     }
+    // @end slide_line
 
+    // @section slide_knight: slide_fast runs knight steps knight_scan
     /// A knight's slide (no king of its colour): its squares are s + k·v,
     /// on no line the indices know, so the pieces on them are found by
     /// looking at every piece (at most [`KNIGHT_SCAN`]); the moves made
@@ -1086,7 +1106,7 @@ impl Board {
         let mut on: Vec<(u64, bool)> = self
             .pieces
             .iter()
-            .filter(|q| q.live)
+            .filter(|q| q.name != NIL)
             .filter_map(|q| {
                 let (er, ec) = (q.row as i128 - r as i128, q.col as i128 - c as i128);
                 let k = er / dr as i128;
@@ -1117,28 +1137,9 @@ impl Board {
         (limit, limit < most)
     }
 
-    /// Moves piece `slot` from `from` by `k` steps of `dir` in one go,
-    /// capturing what stands on the target (the caller knows the squares
-    /// between are empty and the move legal).
-    fn relocate(&mut self, slot: u32, from: (i64, i64), k: u64, dir: (i64, i64)) {
-        if k == 0 {
-            return;
-        }
-        let step = |x: i64, d: i64| (x as i128 + d as i128 * k as i128) as i64;
-        let (tr, tc) = (step(from.0, dir.0), step(from.1, dir.1));
-        let (captured, free_at) = self.squares.find(tr, tc);
-        let ov = Overlay {
-            sr: from.0,
-            sc: from.1,
-            tr,
-            tc,
-            mover: slot,
-        };
-        self.perform(slot, &ov, captured, free_at);
-    }
-    // @end slide
+    // @end slide_knight
 
-    // @section loop: move move_name_by runs index_insert
+    // @section loop: move move_name_by runs rays steps knight_scan
     /// A loop of statements summarised by the optimiser (issue 13): runs
     /// `steps` round from member `start` exactly as that many statements
     /// would run, until a [`Step::Move`] fails (`left`: control leaves by
@@ -1268,9 +1269,11 @@ impl Board {
             };
             let slot = self.alone(name)?;
             let p = self.pieces.get(slot as usize)?;
-            if !self.kings[p.colour.index()].is_empty() {
+            // @section king
+            if !self.kings.get(p.colour as usize)?.is_empty() {
                 return None;
             }
+            // @end king
             if let Some(seen) = r.pieces().iter().find(|q| q.slot == slot) {
                 if by.is_some() || seen.by.is_some() {
                     return None;
@@ -1298,16 +1301,24 @@ impl Board {
     /// its kind, a pawn's push, or a knight's jump (while few pieces are
     /// live, see [`KNIGHT_SCAN`]).
     fn steps_freely(&self, p: &Piece, (dr, dc): (i64, i64)) -> bool {
-        let unit = (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1;
         match p.kind {
-            Kind::Rook => unit && (dr == 0 || dc == 0),
-            Kind::Bishop => unit && dr != 0 && dc != 0,
-            Kind::Queen => unit,
-            Kind::Pawn => dc == 0 && dr == if p.colour == Colour::White { 1 } else { -1 },
-            Kind::Knight => {
-                matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1)) && self.live <= KNIGHT_SCAN
+            // @section pawn
+            PAWN => dc == 0 && dr == 1 - 2 * i64::from(p.colour),
+            // @end pawn
+            // @section knight
+            KNIGHT => {
+                let jump = matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1));
+                jump && self.live <= KNIGHT_SCAN
             }
-            Kind::King => false,
+            // @end knight
+            // @section sliders
+            kind if lines_of(kind) != 0 => {
+                let unit = (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1;
+                let line = if dr == 0 || dc == 0 { 1 } else { 2 };
+                unit && lines_of(kind) & line != 0
+            }
+            // @end sliders
+            _ => false,
         }
     }
 
@@ -1323,7 +1334,7 @@ impl Board {
         }
         let mut rounds = (most - executed) / per;
         for lp in r.pieces() {
-            let Some(p) = self.pieces.get(lp.slot as usize).filter(|p| p.live) else {
+            let Some(p) = self.pieces.get(lp.slot as usize).filter(|p| p.name != NIL) else {
                 return 0;
             };
             let (dr, dc) = lp.by.unwrap_or((0, 0));
@@ -1415,7 +1426,7 @@ impl Board {
                 .min(edge_steps(at.1, dc) / dc.unsigned_abs());
             let mut run = limit.min(reach);
             for (s, q) in self.pieces.iter().enumerate() {
-                if !q.live || ours(s as u32) {
+                if q.name == NIL || ours(s as u32) {
                     continue;
                 }
                 let (er, ec) = (q.row as i128 - at.0 as i128, q.col as i128 - at.1 as i128);
@@ -1432,7 +1443,9 @@ impl Board {
             sc: at.1,
             tr: at.0,
             tc: at.1,
+            // @section at
             mover: slot,
+            // @end at
         };
         let mut from = at;
         let mut walked = 0u64;
@@ -1482,8 +1495,8 @@ impl Board {
     pub fn pieces(&self) -> Vec<(i64, i64, Colour, Kind, Name)> {
         self.pieces
             .iter()
-            .filter(|p| p.live)
-            .map(|p| (p.row, p.col, p.colour, p.kind, p.name))
+            .filter(|p| p.name != NIL)
+            .map(|p| (p.row, p.col, colour_of(p.colour), kind_of(p.kind), p.name))
             .collect()
     }
 
@@ -1491,7 +1504,7 @@ impl Board {
     pub fn piece_at(&self, row: i64, col: i64) -> Option<(Colour, Kind, Name)> {
         let slot = self.squares.get(row, col)?;
         let p = self.pieces.get(slot as usize)?;
-        Some((p.colour, p.kind, p.name))
+        Some((colour_of(p.colour), kind_of(p.kind), p.name))
     }
     // @end interpreter
 
@@ -1516,7 +1529,7 @@ impl Board {
     }
     // @end runs
 
-    // @section move
+    // @section at: move get
     /// The slot on (row, col) as the overlay sees it.
     #[inline]
     fn at(&self, row: i64, col: i64, ov: &Overlay) -> Option<u32> {
@@ -1528,30 +1541,33 @@ impl Board {
             self.squares.get(row, col)
         }
     }
+    // @end at
 
+    // @section check_near: check
     /// Whether the overlay shows a piece of `colour` and `kind` on
     /// `square + offset` (false if that square leaves i64).
     #[inline]
-    fn holds(
-        &self,
-        square: (i64, i64),
-        offset: (i64, i64),
-        colour: Colour,
-        kind: Kind,
-        ov: &Overlay,
-    ) -> bool {
-        let (r, c) = match (
-            square.0.checked_add(offset.0),
-            square.1.checked_add(offset.1),
-        ) {
-            (Some(r), Some(c)) => (r, c),
-            _ => return false,
+    fn holds(&self, at: (i64, i64), offset: (i64, i64), piece: (u8, u8), ov: &Overlay) -> bool {
+        let (r, c) = (at.0.checked_add(offset.0), at.1.checked_add(offset.1));
+        let (Some(r), Some(c)) = (r, c) else {
+            return false;
         };
         match self.at(r, c, ov).and_then(|s| self.pieces.get(s as usize)) {
-            Some(p) => p.colour == colour && p.kind == kind,
+            Some(p) => (p.colour, p.kind) == piece,
             None => false,
         }
     }
+
+    /// Whether `colour` has a live piece of `kind`.
+    fn enemy_has(&self, colour: u8, kind: u8) -> bool {
+        let counts = self.counts.get(usize::from(colour));
+        counts
+            .and_then(|c| c.get(usize::from(kind)))
+            .is_some_and(|&n| n > 0)
+    }
+    // @end check_near
+
+    // @section move
 
     /// §7: tries to move the piece in `slot` to (tr, tc); moves it and
     /// returns true iff legal.
@@ -1562,7 +1578,8 @@ impl Board {
             None => return false,
         };
         // Rule 1: t != s.
-        if tr == p.row && tc == p.col {
+        let (adr, adc) = (p.row.abs_diff(tr), p.col.abs_diff(tc));
+        if adr == 0 && adc == 0 {
             return false;
         }
         // Rule 2: t empty or holding the other colour.
@@ -1574,63 +1591,73 @@ impl Board {
             }
         }
         // Rule 3: geometry.
-        let dr = tr as i128 - p.row as i128;
-        let dc = tc as i128 - p.col as i128;
-        let (adr, adc) = (dr.unsigned_abs(), dc.unsigned_abs());
         let ov = Overlay {
             sr: p.row,
             sc: p.col,
             tr,
             tc,
+            // @section at
             mover: slot,
+            // @end at
         };
-        let straight = adr == 0 || adc == 0;
         let fits = match p.kind {
-            Kind::King => adr <= 1 && adc <= 1,
-            Kind::Knight => (adr == 1 && adc == 2) || (adr == 2 && adc == 1),
-            Kind::Rook => straight && self.clear_between(&ov, dr, dc),
-            Kind::Bishop => adr == adc && self.clear_between(&ov, dr, dc),
-            Kind::Queen => (straight || adr == adc) && self.clear_between(&ov, dr, dc),
-            Kind::Pawn => {
-                let forward = match p.colour {
-                    Colour::White => 1,
-                    Colour::Black => -1,
-                };
-                dr == forward
-                    && ((dc == 0 && captured.is_none()) || (adc == 1 && captured.is_some()))
+            // @section king
+            KING => adr <= 1 && adc <= 1,
+            // @end king
+            // @section knight
+            KNIGHT => (adr == 1 && adc == 2) || (adr == 2 && adc == 1),
+            // @end knight
+            // @section pawn
+            PAWN => {
+                let forward = (tr > p.row) == (p.colour == 0);
+                adr == 1 && forward && (adc == 0) == captured.is_none() && adc <= 1
             }
+            // @end pawn
+            // @section sliders
+            kind if lines_of(kind) != 0 => {
+                // Along one of its lines, every square strictly between empty.
+                let line = if adr == 0 || adc == 0 {
+                    1
+                } else {
+                    u8::from(adr == adc) * 2
+                };
+                lines_of(kind) & line != 0 && self.clear_between(&ov, adr.max(adc))
+            }
+            // @end sliders
+            _ => false,
         };
         if !fits {
             return false;
         }
+        // @section check
         // Rule 4: no king of the mover's colour attacked afterwards.
-        if !self.kings[p.colour.index()].is_empty() && self.own_king_attacked(p.colour, &ov) {
+        let colour = usize::from(p.colour);
+        if self.kings.get(colour).is_some_and(|k| !k.is_empty())
+            && self.own_king_attacked(p.colour, &ov)
+        {
             return false;
         }
+        // @end check
         self.perform(slot, &ov, captured, free_at);
         true
     }
 
-    /// Whether every square strictly between s and t (a straight or
-    /// diagonal line, already checked) is empty. A one-square step has no
-    /// square between and costs nothing.
-    #[inline(always)]
-    fn clear_between(&mut self, ov: &Overlay, dr: i128, dc: i128) -> bool {
-        let steps = dr.unsigned_abs().max(dc.unsigned_abs());
-        if steps <= 1 {
-            return true;
-        }
-        self.clear_between_far(ov, dr, dc, steps)
-    }
+    // @end move
 
-    /// `clear_between` for slides of two squares or more.
-    fn clear_between_far(&mut self, ov: &Overlay, dr: i128, dc: i128, steps: u128) -> bool {
-        let limit = u64::try_from(steps - 1).unwrap_or(u64::MAX);
-        let dir_r = dr.signum() as i64;
-        let dir_c = dc.signum() as i64;
-        self.first_on_ray((ov.sr, ov.sc), (dir_r, dir_c), limit, ov)
-            .is_none()
+    // @section sliders
+    /// Whether every square strictly between s and t (`steps` apart on a
+    /// line) is empty: a ray query unless they are next to each other.
+    fn clear_between(&mut self, ov: &Overlay, steps: u64) -> bool {
+        let dir = |s: i64, t: i64| (t as i128 - s as i128).signum() as i64;
+        let dir = (dir(ov.sr, ov.tr), dir(ov.sc, ov.tc));
+        steps <= 1
+            || self
+                .first_on_ray((ov.sr, ov.sc), dir, steps - 1, ov)
+                .is_none()
     }
+    // @end sliders
+
+    // @section rays
 
     /// The slot of the first piece the overlay shows along the ray from
     /// `from` = (row, col) in direction `dir` = (dr, dc), within `limit`
@@ -1717,7 +1744,7 @@ impl Board {
             return;
         }
         let mut index = LineIndex::default();
-        for p in self.pieces.iter().filter(|p| p.live) {
+        for p in self.pieces.iter().filter(|p| p.name != NIL) {
             let (key, pos) = line_key(line, p.row, p.col);
             index.insert(key, pos);
         }
@@ -1726,9 +1753,7 @@ impl Board {
         }
         self.any_line = true;
     }
-    // @end move
 
-    // @section index_insert: move
     /// A new square, in every built index.
     fn index_insert(&mut self, row: i64, col: i64) {
         for (line, index) in self.lines.iter_mut().enumerate() {
@@ -1738,29 +1763,22 @@ impl Board {
             }
         }
     }
-    // @end index_insert
 
-    // @section move
-
-    fn index_remove(&mut self, row: i64, col: i64) {
-        for (line, index) in self.lines.iter_mut().enumerate() {
-            if let Some(index) = index {
-                let (key, pos) = line_key(line, row, col);
-                index.remove(key, pos);
-            }
-        }
-    }
-
-    /// A move from s to t that captures nothing, in every built index. On
-    /// the line through s and t (`along`; none for a knight) no piece lies
-    /// between them, so the mover keeps its rank there and only its
-    /// position changes.
-    fn index_move(&mut self, ov: &Overlay, along: Option<usize>) {
+    /// A move from s to t, in every built index. A capture keeps t
+    /// occupied: only s leaves. Else, on the line through s and t (none for
+    /// a knight's jump) no piece lies between them, so the mover keeps its
+    /// rank and only its position changes.
+    fn index_move(&mut self, ov: &Overlay, capture: bool) {
+        let (dr, dc) = (ov.tr as i128 - ov.sr as i128, ov.tc as i128 - ov.sc as i128);
+        let along = (dr == 0 || dc == 0 || dr.abs() == dc.abs())
+            .then(|| line_of(dr.signum() as i64, dc.signum() as i64));
         for (line, index) in self.lines.iter_mut().enumerate() {
             if let Some(index) = index {
                 let (skey, spos) = line_key(line, ov.sr, ov.sc);
                 let (tkey, tpos) = line_key(line, ov.tr, ov.tc);
-                if along == Some(line) {
+                if capture {
+                    index.remove(skey, spos);
+                } else if along == Some(line) {
                     index.shift(skey, spos, tpos);
                 } else {
                     index.remove(skey, spos);
@@ -1769,23 +1787,45 @@ impl Board {
             }
         }
     }
+    // @end rays
 
-    /// The roster a piece of this colour and kind is listed in: kings,
-    /// sliders (rook, bishop, queen), or none (knight, pawn).
-    #[inline]
-    fn roster(&mut self, colour: Colour, kind: Kind) -> Option<&mut Vec<u32>> {
-        match kind {
-            Kind::King => Some(&mut self.kings[colour.index()]),
-            Kind::Rook | Kind::Bishop | Kind::Queen => Some(&mut self.sliders[colour.index()]),
-            Kind::Knight | Kind::Pawn => None,
+    // @section loop
+    /// A square gone, from every built index.
+    fn index_remove(&mut self, row: i64, col: i64) {
+        for (line, index) in self.lines.iter_mut().enumerate() {
+            if let Some(index) = index {
+                let (key, pos) = line_key(line, row, col);
+                index.remove(key, pos);
+            }
         }
     }
+    // @end loop
 
+    // @section king
+    /// The roster a piece of this colour and kind is listed in: kings;
+    /// rooks, bishops and queens for the check test; none else.
+    #[inline]
+    fn roster(&mut self, colour: u8, kind: u8) -> Option<&mut Vec<u32>> {
+        let colour = usize::from(colour);
+        // @section check_sliders
+        if lines_of(kind) != 0 {
+            return self.sliders.get_mut(colour);
+        }
+        // @end check_sliders
+        if kind == KING {
+            self.kings.get_mut(colour)
+        } else {
+            None
+        }
+    }
+    // @end king
+
+    // @section check: king at
     /// Rule 4 of §7: whether, in the overlay's position, some king of
     /// `colour` is attacked by a piece of the other colour.
-    fn own_king_attacked(&mut self, colour: Colour, ov: &Overlay) -> bool {
+    fn own_king_attacked(&mut self, colour: u8, ov: &Overlay) -> bool {
         let mut i = 0;
-        while let Some(&king) = self.kings[colour.index()].get(i) {
+        while let Some(&king) = self.kings.get(usize::from(colour)).and_then(|k| k.get(i)) {
             i += 1;
             let (kr, kc) = if king == ov.mover {
                 (ov.tr, ov.tc)
@@ -1795,78 +1835,82 @@ impl Board {
                     None => continue,
                 }
             };
-            if self.square_attacked(kr, kc, colour.other(), ov) {
+            if self.square_attacked(kr, kc, colour ^ 1, ov) {
                 return true;
             }
         }
         false
     }
 
-    /// Whether a piece of colour `enemy` could capture on (kr, kc) by rule
-    /// 3 geometry in the overlay's position. Each family of probes runs only
-    /// if the enemy has a piece of a kind that attacks that way.
-    fn square_attacked(&mut self, kr: i64, kc: i64, enemy: Colour, ov: &Overlay) -> bool {
-        let n = self.counts[enemy.index()];
-        if n[Kind::Knight.index()] > 0
-            && KNIGHT_JUMPS
-                .iter()
-                .any(|&off| self.holds((kr, kc), off, enemy, Kind::Knight, ov))
+    /// Whether a piece of colour `enemy` could capture on (kr, kc) in the
+    /// overlay's position; each part runs only if the enemy has the kind.
+    fn square_attacked(&mut self, kr: i64, kc: i64, enemy: u8, ov: &Overlay) -> bool {
+        // @section check_knight: check_near knight
+        if self.enemy_has(enemy, KNIGHT) {
+            for (i, j) in (-2..=2).flat_map(|i| (-2..=2).map(move |j| (i, j))) {
+                if i * i + j * j == 5 && self.holds((kr, kc), (i, j), (enemy, KNIGHT), ov) {
+                    return true;
+                }
+            }
+        }
+        // @end check_knight
+        // @section check_king: check_near
+        if self.enemy_has(enemy, KING) {
+            for (i, j) in (-1..=1).flat_map(|i| (-1..=1).map(move |j| (i, j))) {
+                if (i, j) != (0, 0) && self.holds((kr, kc), (i, j), (enemy, KING), ov) {
+                    return true;
+                }
+            }
+        }
+        // @end check_king
+        // @section check_pawn: check_near pawn
+        // A white pawn attacks from one row below, a black one from above.
+        let from = 2 * i64::from(enemy) - 1;
+        if self.enemy_has(enemy, PAWN)
+            && (self.holds((kr, kc), (from, -1), (enemy, PAWN), ov)
+                || self.holds((kr, kc), (from, 1), (enemy, PAWN), ov))
         {
             return true;
         }
-        if n[Kind::King.index()] > 0
-            && KING_STEPS
-                .iter()
-                .any(|&off| self.holds((kr, kc), off, enemy, Kind::King, ov))
+        // @end check_pawn
+        // @section check_sliders: sliders
+        let rays = self.slider_rays(kr, kc, enemy);
+        for (i, dir) in [
+            (0, 1),
+            (0, -1),
+            (1, 0),
+            (-1, 0),
+            (1, 1),
+            (1, -1),
+            (-1, 1),
+            (-1, -1),
+        ]
+        .into_iter()
+        .enumerate()
         {
-            return true;
-        }
-        if n[Kind::Pawn.index()] > 0 {
-            // A white pawn attacks from one row below, a black one from above.
-            let from = match enemy {
-                Colour::White => -1,
-                Colour::Black => 1,
-            };
-            if self.holds((kr, kc), (from, -1), enemy, Kind::Pawn, ov)
-                || self.holds((kr, kc), (from, 1), enemy, Kind::Pawn, ov)
-            {
+            let line = if i < 4 { 1 } else { 2 };
+            if rays & (1 << i) != 0 && self.slider_on_ray((kr, kc), dir, enemy, line, ov) {
                 return true;
             }
         }
-        let queens = n[Kind::Queen.index()];
-        let orthogonal = queens + n[Kind::Rook.index()] > 0;
-        let diagonal = queens + n[Kind::Bishop.index()] > 0;
-        if !orthogonal && !diagonal {
-            return false;
-        }
-        let rays = self.slider_rays(kr, kc, enemy, orthogonal, diagonal);
-        let king = (kr, kc);
-        for (i, &dir) in ORTHOGONAL.iter().enumerate() {
-            let asked = rays & (1 << i) != 0;
-            if asked && self.slider_on_ray(king, dir, enemy, Kind::Rook, ov) {
-                return true;
-            }
-        }
-        for (i, &dir) in DIAGONAL.iter().enumerate() {
-            let asked = rays & (0x10 << i) != 0;
-            if asked && self.slider_on_ray(king, dir, enemy, Kind::Bishop, ov) {
-                return true;
-            }
-        }
+        // @end check_sliders
         false
     }
+    // @end check
 
-    /// The rays from (kr, kc) worth asking about, as bits: bit i for
-    /// `ORTHOGONAL[i]`, bit 4 + i for `DIAGONAL[i]`. With at most
-    /// `SLIDER_SCAN` enemy sliders, only the rays that point at one of them
-    /// along a line it moves on (a refinement of "only if the enemy has a
-    /// piece of a kind that could attack that way"); otherwise every ray of
-    /// an attacking family. The ray query itself decides.
+    // @section check_sliders
+    /// The rays from (kr, kc) worth asking about, as bits: bit i for the
+    /// i-th direction of `square_attacked` (4 orthogonal, 4 diagonal).
+    /// With at most `SLIDER_SCAN` enemy sliders, only the rays that point
+    /// at one of them along a line it moves on; otherwise every ray. The
+    /// ray query itself decides.
     #[inline]
-    fn slider_rays(&self, kr: i64, kc: i64, enemy: Colour, ortho: bool, diag: bool) -> u8 {
-        let sliders = &self.sliders[enemy.index()];
+    fn slider_rays(&self, kr: i64, kc: i64, enemy: u8) -> u8 {
+        let Some(sliders) = self.sliders.get(usize::from(enemy)) else {
+            return 0;
+        };
         if sliders.len() > SLIDER_SCAN {
-            return if ortho { 0x0F } else { 0 } | if diag { 0xF0 } else { 0 };
+            return 0xFF;
         }
         let mut rays = 0u8;
         for p in sliders.iter().filter_map(|&s| self.pieces.get(s as usize)) {
@@ -1874,82 +1918,67 @@ impl Board {
             // its ray anyway is harmless, the overlay answers exactly.
             let dr = p.row as i128 - kr as i128;
             let dc = p.col as i128 - kc as i128;
-            if p.kind != Kind::Bishop {
-                rays |= match (dr.signum(), dc.signum()) {
-                    (0, 1) => 1,
-                    (0, -1) => 2,
-                    (1, 0) => 4,
-                    (-1, 0) => 8,
-                    _ => 0,
-                };
-            }
-            if p.kind != Kind::Rook && dr.unsigned_abs() == dc.unsigned_abs() {
-                rays |= match (dr.signum(), dc.signum()) {
-                    (1, 1) => 0x10,
-                    (1, -1) => 0x20,
-                    (-1, 1) => 0x40,
-                    (-1, -1) => 0x80,
-                    _ => 0,
-                };
-            }
+            let lines = lines_of(p.kind);
+            rays |= match (dr.signum(), dc.signum()) {
+                (0, 1) if lines & 1 != 0 => 1,
+                (0, -1) if lines & 1 != 0 => 2,
+                (1, 0) if lines & 1 != 0 => 4,
+                (-1, 0) if lines & 1 != 0 => 8,
+                (1, 1) if lines & 2 != 0 && dr == dc => 0x10,
+                (1, -1) if lines & 2 != 0 && dr == -dc => 0x20,
+                (-1, 1) if lines & 2 != 0 && dr == -dc => 0x40,
+                (-1, -1) if lines & 2 != 0 && dr == dc => 0x80,
+                _ => 0,
+            };
         }
         rays
     }
 
-    /// Whether the first piece along the ray is an enemy `kind` or queen.
+    /// Whether the first piece along the ray is an enemy moving along
+    /// `line` (1 orthogonal, 2 diagonal).
     #[inline]
     fn slider_on_ray(
         &mut self,
         from: (i64, i64),
         dir: (i64, i64),
-        enemy: Colour,
-        kind: Kind,
+        enemy: u8,
+        line: u8,
         ov: &Overlay,
     ) -> bool {
         match self
             .first_on_ray(from, dir, u64::MAX, ov)
             .and_then(|s| self.pieces.get(s as usize))
         {
-            Some(p) => p.colour == enemy && (p.kind == kind || p.kind == Kind::Queen),
+            Some(p) => p.colour == enemy && lines_of(p.kind) & line != 0,
             None => false,
         }
     }
+    // @end check_sliders
 
+    // @section move
     /// Carries out a legal move: the captured piece (if any) leaves every
     /// table, the mover goes from s to t.
     #[inline]
     fn perform(&mut self, mover: u32, ov: &Overlay, captured: Option<u32>, free_at: usize) {
+        // @section rays
+        if self.any_line {
+            self.index_move(ov, captured.is_some());
+        }
+        // @end rays
         match captured {
             Some(victim) => {
-                self.squares.set(ov.tr, ov.tc, mover);
-                self.squares.remove(ov.sr, ov.sc);
+                // The target's entry is `free_at`: the mover takes it.
+                if let Some(e) = self.squares.entries.get_mut(free_at) {
+                    e.slot = mover;
+                }
                 self.bury(victim);
-                if self.any_line {
-                    // t stays occupied: only s leaves the indices.
-                    self.index_remove(ov.sr, ov.sc);
-                }
             }
-            None => {
-                // Target first (entry `free_at` is the end of its probe
-                // run, found by the legality test; the table is at most
-                // half full, so both entries fit at once), then the source.
-                self.squares.put_at(free_at, ov.tr, ov.tc, mover);
-                self.squares.remove(ov.sr, ov.sc);
-                if self.any_line {
-                    let knight = self
-                        .pieces
-                        .get(mover as usize)
-                        .is_some_and(|p| p.kind == Kind::Knight);
-                    let along = (!knight).then(|| {
-                        line_of(
-                            (ov.tr as i128 - ov.sr as i128).signum() as i64,
-                            (ov.tc as i128 - ov.sc as i128).signum() as i64,
-                        )
-                    });
-                    self.index_move(ov, along);
-                }
-            }
+            // Target first (entry `free_at` is the end of its probe run,
+            // found by the legality test; the table is at most half full,
+            // so both entries fit at once), then the source.
+            None => self.squares.put_at(free_at, ov.tr, ov.tc, mover),
         }
+        self.squares.remove(ov.sr, ov.sc);
         if let Some(p) = self.pieces.get_mut(mover as usize) {
             p.row = ov.tr;
             p.col = ov.tc;
@@ -1957,7 +1986,7 @@ impl Board {
     }
 
     /// Removes a captured piece from its name list, the counts and the
-    /// king list, and frees its slot. Its square is left to the caller.
+    /// rosters, and frees its slot. Its square is left to the caller.
     fn bury(&mut self, victim: u32) {
         let p = match self.pieces.get(victim as usize) {
             Some(p) => *p,
@@ -1974,9 +2003,16 @@ impl Board {
         if let Some(count) = self.name_counts.get_mut(p.name as usize) {
             *count = count.saturating_sub(1);
         }
-        let count = &mut self.counts[p.colour.index()][p.kind.index()];
-        *count = count.saturating_sub(1);
+        // @section check
+        let counts = self.counts.get_mut(usize::from(p.colour));
+        if let Some(count) = counts.and_then(|c| c.get_mut(usize::from(p.kind))) {
+            *count = count.saturating_sub(1);
+        }
+        // @end check
+        // @section runs
         self.live = self.live.saturating_sub(1);
+        // @end runs
+        // @section king
         let mut moved = NIL;
         if let Some(roster) = self.roster(p.colour, p.kind) {
             let at = p.roster_at as usize;
@@ -1988,10 +2024,11 @@ impl Board {
         if let Some(q) = self.pieces.get_mut(moved as usize) {
             q.roster_at = p.roster_at;
         }
+        // @end king
         // The slot goes to the free list.
         if let Some(q) = self.pieces.get_mut(victim as usize) {
             *q = Piece {
-                live: false,
+                name: NIL,
                 prev: NIL,
                 next: self.free,
                 ..p
@@ -2324,23 +2361,7 @@ pub fn write_text<W: std::io::Write>(out: &mut W, text: &str) -> Result<(), Faul
 /// §4.7: writes `n` in decimal and a `\n`.
 /// Errors: [`Fault::WriteFailed`] (§8).
 pub fn write_count<W: std::io::Write>(out: &mut W, n: u64) -> Result<(), Fault> {
-    let mut buf = [0u8; 21];
-    let mut at = buf.len();
-    let mut rest = n;
-    at -= 1;
-    buf[at] = b'\n';
-    loop {
-        at -= 1;
-        if let Some(b) = buf.get_mut(at) {
-            *b = b'0' + (rest % 10) as u8;
-        }
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
-        }
-    }
-    out.write_all(buf.get(at..).unwrap_or(&[]))
-        .map_err(|_| Fault::WriteFailed)
+    writeln!(out, "{n}").map_err(|_| Fault::WriteFailed)
 }
 // @end count
 
@@ -2349,8 +2370,46 @@ mod tests {
     use super::*;
     use std::io::{BufReader, Read, Write};
 
+    impl Colour {
+        fn index(self) -> usize {
+            self as usize
+        }
+
+        fn other(self) -> Colour {
+            colour_of(self as u8 ^ 1)
+        }
+    }
+
+    impl Kind {
+        fn index(self) -> usize {
+            self as usize
+        }
+    }
+
     const W: Colour = Colour::White;
     const B: Colour = Colour::Black;
+    const ORTHOGONAL: [(i64, i64); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    const DIAGONAL: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const KNIGHT_JUMPS: [(i64, i64); 8] = [
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ];
+    const KING_STEPS: [(i64, i64); 8] = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ];
 
     fn board() -> Board {
         Board::new(16)
@@ -2367,11 +2426,11 @@ mod tests {
     /// Checks the internal tables against each other: occupancy, name
     /// lists, counts, kings and every built line index.
     fn assert_consistent(b: &Board) {
-        let live: Vec<&Piece> = b.pieces.iter().filter(|p| p.live).collect();
+        let live: Vec<&Piece> = b.pieces.iter().filter(|p| p.name != NIL).collect();
         assert_eq!(live.len() as u64, b.live);
         assert_eq!(b.squares.len, live.len());
         for (slot, p) in b.pieces.iter().enumerate() {
-            if p.live {
+            if p.name != NIL {
                 assert_eq!(b.squares.get(p.row, p.col), Some(slot as u32));
             }
         }
@@ -2381,7 +2440,7 @@ mod tests {
             let mut prev = NIL;
             let mut slot = head;
             while let Some(p) = b.pieces.get(slot as usize) {
-                assert!(p.live);
+                assert!(p.name != NIL);
                 assert_eq!(p.name as usize, name);
                 assert_eq!(p.prev, prev);
                 n += 1;
@@ -2401,7 +2460,7 @@ mod tests {
             ] {
                 let n = live
                     .iter()
-                    .filter(|p| p.colour == colour && p.kind == kind)
+                    .filter(|p| p.colour == colour as u8 && p.kind == kind as u8)
                     .count();
                 assert_eq!(b.counts[colour.index()][kind.index()], n as u64);
             }
@@ -2414,12 +2473,12 @@ mod tests {
                 let wanted = |k: Kind| if kings { k == Kind::King } else { is_slider(k) };
                 let n = live
                     .iter()
-                    .filter(|p| p.colour == colour && wanted(p.kind))
+                    .filter(|p| p.colour == colour as u8 && wanted(kind_of(p.kind)))
                     .count();
                 assert_eq!(roster.len(), n);
                 for (i, &k) in roster.iter().enumerate() {
                     let p = b.pieces[k as usize];
-                    assert!(p.live && wanted(p.kind) && p.colour == colour);
+                    assert!(p.name != NIL && wanted(kind_of(p.kind)) && p.colour == colour as u8);
                     assert_eq!(p.roster_at as usize, i);
                 }
             }
