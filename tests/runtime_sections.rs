@@ -58,6 +58,35 @@ const SHAPES: &[(&str, &str)] = &[
         "1. w=P0,-1\n2. w=P1,-1\n3. x=R0,0\n4. m=R1,3\n5. c=P0,10\n6. x;0,1?6\n\
          7. x;0,-1?7\n8. m;0,-1?6\n9. %m\n",
     ),
+    // The kinds and colours a program places choose the move rules it
+    // carries: one kind alone, sliders without kings, kings without
+    // enemies, and each kind of enemy a king can meet (the check test).
+    ("only_knights", "1. n=N0,0\n2. n;1,2\n3. n;2,1?3\n4. %n\n"),
+    (
+        "only_black_pawns",
+        "1. p=p5,0\n2. p;-1,0?2\n3. q=p4,1\n4. q;-1,-1\n5. %p\n",
+    ),
+    (
+        "sliders_without_kings",
+        "1. r=R0,0\n2. b=b3,3\n3. r;0,1?3\n4. b;-1,-1\n5. %r\n",
+    ),
+    ("kings_alone", "1. K=K0,0\n2. K;1,1?2\n3. %K\n"),
+    (
+        "king_meets_king",
+        "1. K=K0,0\n2. k=k2,0\n3. K;1,0\n4. k;-1,0\n5. %K\n",
+    ),
+    (
+        "king_meets_queen",
+        "1. K=K0,0\n2. q=q5,5\n3. K;1,1\n4. q,0,5\n5. %q\n",
+    ),
+    (
+        "king_meets_knight_and_pawn",
+        "1. K=K0,0\n2. n=n2,1\n3. p=p2,2\n4. K;1,0\n5. K;1,1\n",
+    ),
+    (
+        "black_king_meets_bishop",
+        "1. b=B0,0\n2. k=k5,5\n3. k;-1,-1\n4. b;1,1?4\n5. %k\n",
+    ),
     ("read_jump", "1. \"x?*\n2. \"y\n"),
     ("read_jump_on_failure", "1. a;0,1!*\n2. \"y\n"),
     ("count_jump", "1. %a?*\n"),

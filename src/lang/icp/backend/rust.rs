@@ -935,7 +935,26 @@ fn case(w: &mut Writer<'_>, p: &StepPlan<'_>, outlined_arms: bool) -> RustCase {
                 (format!("icp_board.{}", w.method(&entry)), args)
             }
         });
-    if p.branches {
+    let halts = |j: Jump| j == Jump::Halt;
+    if p.branches
+        && inputs == 0
+        && let Some((function, args)) = &board
+        && halts(p.on_success) != halts(p.on_failure)
+    {
+        // One outcome ends the program: `if` it, return; then the other.
+        // (As `if … { … } else { return … }` the arm would be an `if`
+        // that clippy folds into the match when the chunk's last arm
+        // returns the same.)
+        let (test, then, rest) = if halts(p.on_failure) {
+            (format!("if !{function}"), p.on_failure, p.on_success)
+        } else {
+            (format!("if {function}"), p.on_success, p.on_failure)
+        };
+        body.extend(call(BODY, &test, args, "? {"));
+        body.extend(jump(w, then, &label, BODY + 1));
+        body.push(format!("{at}}}"));
+        body.extend(jump(w, rest, &label, BODY));
+    } else if p.branches {
         let success = jump(w, p.on_success, &label, BODY + 1);
         let failure = jump(w, p.on_failure, &label, BODY + 1);
         match (&board, inputs > 0) {

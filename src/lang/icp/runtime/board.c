@@ -17,9 +17,9 @@
 /* @section black */
 #define ICP_BLACK 1
 /* @end black */
-/* @section king: move */
+/* @section move */
 #define ICP_KING 0
-/* @end king */
+/* @end move */
 /* @section queen: sliders */
 #define ICP_QUEEN 1
 /* @end queen */
@@ -144,7 +144,7 @@ typedef struct icp_piece {
     uint32_t name;
     uint32_t prev, next; /* name list (newest first); next: free list */
     uint32_t at;         /* index of its entry in the occupancy table */
-    /* @section king */
+    /* @section king: move */
     uint32_t roster_at;  /* index in icp_kings or icp_sliders[colour] */
     /* @end king */
     unsigned char colour, kind, live;
@@ -1045,11 +1045,9 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
         return 0;
     /* Rule 3: geometry. */
     switch (x->kind) {
-    /* @section king */
-    case ICP_KING:
+    case ICP_KING: /* in every program that moves, as in the Rust runtime */
         fits = adr <= 1 && adc <= 1;
         break;
-    /* @end king */
     /* @section knight */
     case ICP_KNIGHT:
         fits = (adr == 1 && adc == 2) || (adr == 2 && adc == 1);

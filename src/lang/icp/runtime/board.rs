@@ -43,7 +43,7 @@ pub enum Colour {
 /// keeps the number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
-    // @section king
+    // @section king: move
     King = 0,
     // @end king
     // @section queen
@@ -64,10 +64,12 @@ pub enum Kind {
 }
 // @end place
 
-// The kinds' numbers, as a piece keeps them.
-// @section king: move
+// The kinds' numbers, as a piece keeps them. A king's is in every
+// program that moves: its rule is the geometry's one arm that is always
+// there, so that the match below is one whatever kinds a program places.
+// @section move
 const KING: u8 = 0;
-// @end king
+// @end move
 // @section queen: sliders
 const QUEEN: u8 = 1;
 // @end queen
@@ -1111,7 +1113,7 @@ impl Board {
                 let (er, ec) = (q.row as i128 - r as i128, q.col as i128 - c as i128);
                 let k = er / dr as i128;
                 let on_ray = k > 0 && er % dr as i128 == 0 && ec == k * dc as i128;
-                on_ray.then(|| (k as u64, q.colour == p.colour))
+                on_ray.then_some((k as u64, q.colour == p.colour))
             })
             .collect();
         on.sort_unstable();
@@ -1601,9 +1603,7 @@ impl Board {
             // @end at
         };
         let fits = match p.kind {
-            // @section king
             KING => adr <= 1 && adc <= 1,
-            // @end king
             // @section knight
             KNIGHT => (adr == 1 && adc == 2) || (adr == 2 && adc == 1),
             // @end knight
