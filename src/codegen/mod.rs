@@ -45,6 +45,18 @@ pub fn runtime_module(language: &str, runtime: &str) -> String {
     )
 }
 
+/// The `src/icp_rt.rs` of a generated crate whose runtime is a selection
+/// of sections ([`sections::Runtime::select`]): a header line, then
+/// `runtime`. Unlike [`runtime_module`], no `#![allow(dead_code)]`: a
+/// selection holds only what the program uses, and the crate's build
+/// (`-D warnings`, clippy) proves it.
+pub fn runtime_file(language: &str, runtime: &str) -> String {
+    format!(
+        "// Board runtime of icp2c {VERSION} ({language}). Do not edit.\n{}\n",
+        without_tests(runtime).trim_end()
+    )
+}
+
 /// `runtime` without its unit tests: a runtime source may end with
 /// `#[cfg(test)] mod tests { … }`, which icp2c's own `cargo test` runs and
 /// a generated program does not need.
@@ -63,6 +75,17 @@ pub fn without_tests(runtime: &str) -> &str {
 pub fn inline_runtime(runtime: &str) -> String {
     format!(
         "mod {RUNTIME_MODULE} {{\n    #![allow(dead_code)]\n{}}}",
+        indent(without_tests(runtime).trim_end(), 1)
+    )
+}
+
+/// [`inline_runtime`] for a runtime that is a selection of sections
+/// ([`sections::Runtime::select`]): `mod icp_rt { … }` holding `runtime`
+/// indented by four spaces, without `#![allow(dead_code)]` (the program's
+/// build proves that the selection holds nothing unused).
+pub fn inline_module(runtime: &str) -> String {
+    format!(
+        "mod {RUNTIME_MODULE} {{\n{}}}",
         indent(without_tests(runtime).trim_end(), 1)
     )
 }
