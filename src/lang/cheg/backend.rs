@@ -1,16 +1,20 @@
 //! The Rust back end (issue 12): a standalone UCI engine, one file or a
 //! crate. The runtime (`runtime/chess.rs`, `engine.rs`, `uci.rs`, the very
-//! files icp2c's interpreter runs) is embedded verbatim as `icp_rt`; the
-//! endgame program becomes `Endgame::step`, a `match` on the statement
-//! number whose arms make the same runtime calls as the interpreter's
-//! (`interp.rs`), each under its source line.
+//! files icp2c's interpreter runs) is embedded as `icp_rt`, cut down to
+//! the sections the program uses (`runtime/api.rs`); the endgame program
+//! becomes `Endgame::step`, a `match` on the statement number whose arms
+//! make the same runtime calls as the interpreter's (`interp.rs`), each
+//! under its source line. Every runtime name an arm writes is spelt
+//! through the table of `runtime/api.rs`, which records its section.
 
 pub mod c;
 
 use super::ir::{Kind, Literal, Op, Operand, Program, Var};
-use super::runtime::engine::{Compare, Cond, Ordering, Test};
+use super::runtime::api;
+use super::runtime::engine::{Compare, Cond};
 use crate::codegen::escape::{comment, rust_string};
 use crate::codegen::layout::{self, Expr};
+use crate::codegen::sections::{Entry, Markers, Runtime, Uses};
 use crate::codegen::{self, Syntax};
 use askama::Template;
 
@@ -19,8 +23,9 @@ const CHESS: &str = include_str!("runtime/chess.rs");
 const ENGINE: &str = include_str!("runtime/engine.rs");
 const UCI: &str = include_str!("runtime/uci.rs");
 
-/// The runtime as one module body: `pub mod chess { … } pub mod engine {
-/// … } pub mod uci { … }`.
+/// The whole runtime, section markers and all, as one module body: `pub
+/// mod chess { … } pub mod engine { … } pub mod uci { … }`. Its sections
+/// are one namespace ([`api`]); a program carries [`select`] of it.
 pub fn runtime() -> String {
     format!(
         "pub mod chess {{\n{}}}\n\npub mod engine {{\n{}}}\n\npub mod uci {{\n{}}}\n",
@@ -28,6 +33,38 @@ pub fn runtime() -> String {
         codegen::indent(ENGINE.trim_end(), 1),
         codegen::indent(UCI.trim_end(), 1)
     )
+}
+
+/// What a program carries of a runtime: the selected text, and the
+/// sections it holds (the core and the prelude's included), in name order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selected {
+    /// The runtime text, markers removed.
+    pub text: String,
+    /// The sections kept.
+    pub sections: Vec<&'static str>,
+}
+
+/// The part of `text` (a runtime with `markers`) that `uses` reaches.
+pub(crate) fn select_from(text: &'static str, markers: Markers, uses: &Uses) -> Selected {
+    let runtime = Runtime::parse(text, markers).expect("the CHEG runtime's section markers parse");
+    Selected {
+        text: runtime.select(uses),
+        sections: runtime.reach(uses).into_iter().collect(),
+    }
+}
+
+/// The Rust runtime a program carries: the core and the sections its
+/// statements reach.
+pub fn select(program: &Program) -> Selected {
+    let (_, uses) = rust_cases(program);
+    select_from(rust_runtime(), Markers::Rust, &uses)
+}
+
+/// [`runtime`], made once.
+fn rust_runtime() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(runtime)
 }
 
 /// One statement as the templates (C and Rust) lay it out: its number,
@@ -40,7 +77,7 @@ struct CaseView {
 
 /// Every statement of `program` as a case, its code written by `body`
 /// (given the operation and the source line).
-fn cases(program: &Program, body: impl Fn(&Op, u32) -> String) -> Vec<CaseView> {
+fn cases(program: &Program, mut body: impl FnMut(usize, &Op, u32) -> String) -> Vec<CaseView> {
     program
         .statements
         .iter()
@@ -48,7 +85,7 @@ fn cases(program: &Program, body: impl Fn(&Op, u32) -> String) -> Vec<CaseView> 
         .map(|(pc, s)| CaseView {
             pc,
             comment: format!("{}: {}", s.line, comment(s.text.trim())),
-            body: body(&s.op, s.line),
+            body: body(pc, &s.op, s.line),
         })
         .collect()
 }
@@ -77,12 +114,49 @@ struct ProgramView {
     name: String,
 }
 
+/// How generated Rust spells `entry` (recording it in `uses`): the
+/// engine's items through `icp_e` (`use icp_rt::engine as icp_e;`), the
+/// others through `icp_rt`.
+fn rs(uses: &mut Uses, entry: &Entry) -> String {
+    let path = uses.rust(entry);
+    match path.strip_prefix("engine::") {
+        Some(item) => format!("icp_e::{item}"),
+        None => format!("icp_rt::{path}"),
+    }
+}
+
+/// The arms of `program`'s `step` and what they use of the runtime,
+/// the program's frame included (the template's names, the `ENTRY`
+/// table).
+fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses) {
+    let mut uses = Uses::new();
+    for entry in [
+        &api::ENDGAME,
+        &api::ENTRY_SPEC,
+        &api::INVOCATION,
+        &api::ERROR,
+        &api::ENGINE_MAIN,
+        &api::THREAD_READER,
+        &api::SYSTEM_CLOCK,
+        &api::FENCE,
+    ] {
+        uses.add(entry);
+    }
+    let cases = cases(program, |pc, op, line| {
+        arm(&mut uses, pc, op, line).join("\n")
+    });
+    (cases, uses)
+}
+
 /// Generated Rust: one file with the runtime inlined (`single_file`), or a
 /// crate's `src/main.rs`, which declares `mod icp_rt;`.
 pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> String {
+    let (cases, uses) = rust_cases(program);
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
-        inline_runtime: single_file.then(|| codegen::inline_runtime(&runtime())),
+        inline_runtime: single_file.then(|| {
+            codegen::inline_module(&select_from(rust_runtime(), Markers::Rust, &uses).text)
+        }),
         entries: layout::expr_array(
             &format!(
                 "const ICP_ENTRIES: [icp_e::EntrySpec; {}]",
@@ -95,7 +169,7 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
                         atom(format!("({}, {}, {}, {}, {:?})", s.0, s.1, s.2, s.3, s.4))
                     };
                     let pawn_diff = e.pawn_diff.map_or("None".into(), |(c, m)| {
-                        format!("Some((icp_e::Compare::{c:?}, {m}))")
+                        format!("Some((std::cmp::Ordering::{c:?}, {m}))")
                     });
                     Expr::Struct(
                         "icp_e::EntrySpec".into(),
@@ -117,104 +191,101 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
         .join("\n"),
         user_vars: program.user_vars.len(),
         name: codegen::escape::rust_string(&super::engine_name(source_name)),
-        cases: program
-            .statements
-            .iter()
-            .enumerate()
-            .map(|(pc, st)| CaseView {
-                pc,
-                comment: format!("{}: {}", st.line, comment(st.text.trim())),
-                body: arm(pc, &st.op, st.line).join("\n"),
-            })
-            .collect(),
+        cases,
     };
     codegen::render(&view, Syntax::Rust)
 }
 
-fn kind(k: Kind) -> String {
-    format!("icp_rt::chess::Kind::{k:?}")
+fn kind(u: &mut Uses, k: Kind) -> String {
+    rs(u, api::kind(k))
 }
 
 fn atom(text: impl Into<String>) -> Expr {
     Expr::atom(text)
 }
 
-fn var(v: Var) -> Expr {
+fn var(u: &mut Uses, v: Var) -> Expr {
+    let path = rs(u, api::var(v));
     match v {
-        Var::User(slot) => Expr::call("icp_e::Var::User", vec![atom(slot.to_string())]),
+        Var::User(slot) => Expr::call(path, vec![atom(slot.to_string())]),
         Var::Piece {
             mover,
             kind: k,
             index,
         } => Expr::Struct(
-            "icp_e::Var::Piece".into(),
+            path,
             vec![
                 ("mover".into(), atom(mover.to_string())),
-                ("kind".into(), atom(kind(k))),
+                ("kind".into(), atom(kind(u, k))),
                 ("index".into(), atom(index.to_string())),
             ],
         ),
-        other => atom(format!("icp_e::Var::{other:?}")),
+        _ => atom(path),
     }
 }
 
-fn literal(l: &Literal) -> Expr {
+fn literal(u: &mut Uses, l: &Literal) -> Expr {
     match l {
-        Literal::Undefined => atom("icp_e::Value::Undefined"),
-        Literal::Logical(b) => Expr::call("icp_e::Value::Logical", vec![atom(b.to_string())]),
-        Literal::Integer(i64::MIN) => Expr::call("icp_e::Value::Integer", vec![atom("i64::MIN")]),
-        Literal::Integer(n) => Expr::call("icp_e::Value::Integer", vec![atom(n.to_string())]),
+        Literal::Undefined => atom(rs(u, &api::UNDEFINED)),
+        Literal::Logical(b) => Expr::call(rs(u, &api::LOGICAL), vec![atom(b.to_string())]),
+        Literal::Integer(i64::MIN) => Expr::call(rs(u, &api::INTEGER), vec![atom("i64::MIN")]),
+        Literal::Integer(n) => Expr::call(rs(u, &api::INTEGER), vec![atom(n.to_string())]),
         Literal::Set(text) => Expr::call(
-            "icp_e::set_literal",
+            rs(u, &api::SET_LITERAL),
             vec![atom(format!("\"{}\"", rust_string(text)))],
         ),
     }
 }
 
-fn read(o: &Operand) -> Expr {
+fn read(u: &mut Uses, o: &Operand) -> Expr {
     match o {
-        Operand::Var(v) => Expr::call("inv.read", vec![var(*v)]),
-        Operand::Literal(l) => literal(l),
+        Operand::Var(v) => {
+            u.add(&api::READ);
+            Expr::call("inv.read", vec![var(u, *v)])
+        }
+        Operand::Literal(l) => literal(u, l),
     }
 }
 
 /// `&read(o)`.
-fn read_ref(o: &Operand) -> Expr {
-    read(o).borrowed()
+fn read_ref(u: &mut Uses, o: &Operand) -> Expr {
+    read(u, o).borrowed()
 }
 
-fn cond(c: Cond) -> Expr {
+/// A condition argument: `None` (empty), or `Some((negated, test))`.
+fn cond(u: &mut Uses, c: Cond) -> Expr {
     match c {
-        None => atom("None"),
-        Some(c) => {
-            let test = match c.test {
-                Test::Kind(k) => Expr::call("icp_e::Test::Kind", vec![atom(kind(k))]),
-                t => atom(format!("icp_e::Test::{t:?}")),
+        None => {
+            u.add(&api::ALWAYS);
+            atom("None")
+        }
+        Some((negated, t)) => {
+            u.add(&api::CONDITION);
+            let path = rs(u, api::test(t));
+            let test = match t {
+                super::runtime::engine::Test::Kind(k) => Expr::call(path, vec![atom(kind(u, k))]),
+                _ => atom(path),
             };
-            let condition = Expr::Struct(
-                "icp_e::Condition".into(),
-                vec![
-                    ("negated".into(), atom(c.negated.to_string())),
-                    ("test".into(), test),
-                ],
-            );
-            Expr::call("Some", vec![condition])
+            Expr::call(
+                "Some",
+                vec![Expr::call("", vec![atom(negated.to_string()), test])],
+            )
         }
     }
 }
 
-fn compare(c: Compare) -> Expr {
-    atom(format!("icp_e::Compare::{c:?}"))
+fn compare(u: &mut Uses, c: Compare) -> Expr {
+    atom(rs(u, api::compare(c)))
 }
 
-fn ordering(o: Ordering) -> Expr {
-    atom(format!("icp_e::Ordering::{o:?}"))
+fn ordering(u: &mut Uses, o: super::ir::Ordering) -> Expr {
+    atom(rs(u, api::ordering(o)))
 }
 
 /// `icp_e::Step::Call { sub, arg, then }`.
-fn call_step(sub: usize, arg: Expr, then: Expr) -> Expr {
+fn call_step(u: &mut Uses, sub: usize, arg: Expr, then: Expr) -> Expr {
     Expr::Struct(
-        "icp_e::Step::Call".into(),
+        rs(u, &api::CALL),
         vec![
             ("sub".into(), atom(sub.to_string())),
             ("arg".into(), arg),
@@ -228,187 +299,229 @@ const ARM: usize = 3;
 
 /// The arm of statement `pc` (source line `line`), laid out as rustfmt
 /// would: the runtime calls of `interp.rs`'s `step`.
-fn arm(pc: usize, op: &Op, line: u32) -> Vec<String> {
+fn arm(u: &mut Uses, pc: usize, op: &Op, line: u32) -> Vec<String> {
     let pattern = pc.to_string();
     let value = |e: Expr| layout::expr_arm(ARM, &pattern, &e);
     // A statement of the runtime, then the next statement.
-    let next = |e: Expr| {
+    let next = |u: &mut Uses, e: Expr| {
         let body = layout::statement(ARM + 1, "", &e, ";");
-        layout::block_arm(ARM, &pattern, body, &atom("icp_e::Step::Next"))
+        layout::block_arm(ARM, &pattern, body, &atom(rs(u, &api::NEXT)))
     };
-    let outcome = |e: Expr| value(Expr::call("icp_e::Invocation::outcome", vec![e]));
-    let branch = |test: Expr, target: usize| {
+    let outcome = |u: &mut Uses, e: Expr| value(Expr::call(rs(u, &api::OUTCOME), vec![e]));
+    let branch = |u: &mut Uses, test: Expr, target: usize| {
+        u.add(&api::NEXT);
         value(Expr::call(
-            "icp_e::Invocation::branch",
+            rs(u, &api::BRANCH),
             vec![test, atom(target.to_string())],
         ))
     };
+    let method = |u: &mut Uses, entry: &Entry| {
+        let path = u.rust(entry);
+        let name = path.rsplit("::").next().unwrap_or(path);
+        format!("inv.{name}")
+    };
     match op {
-        Op::Fence => value(atom("icp_e::Step::Fence")),
+        Op::Fence => value(atom(rs(u, &api::FENCE))),
         Op::Break(a, b, c) => {
             let mut body = Vec::new();
             for (name, operand) in [("a", a), ("b", b), ("c", c)] {
+                let e = read(u, operand);
                 body.extend(layout::statement(
                     ARM + 1,
                     &format!("let {name} = "),
-                    &read(operand),
+                    &e,
                     ";",
                 ));
             }
             body.push(format!(
-                "{}inv.break_line({line}, &a, &b, &c);",
-                layout::pad(ARM + 1)
+                "{}{}({line}, &a, &b, &c);",
+                layout::pad(ARM + 1),
+                method(u, &api::BREAK)
             ));
-            layout::block_arm(ARM, &pattern, body, &atom("icp_e::Step::Next"))
+            layout::block_arm(ARM, &pattern, body, &atom(rs(u, &api::NEXT)))
         }
-        Op::Return(v) => value(Expr::call("icp_e::Step::Return", vec![read(v)])),
+        Op::Return(v) => {
+            let path = rs(u, &api::RETURN);
+            let e = read(u, v);
+            value(Expr::call(path, vec![e]))
+        }
         Op::Cond {
             cond: c,
             sub,
             target,
-        } => value(call_step(
-            *sub,
-            atom("inv.x.clone()"),
-            Expr::call(
-                "icp_e::Then::Cond",
-                vec![cond(*c), atom(target.to_string())],
-            ),
-        )),
+        } => {
+            u.add(&api::VAR_X);
+            let then = rs(u, &api::COND);
+            let c = cond(u, *c);
+            let then = Expr::call(then, vec![c, atom(target.to_string())]);
+            value(call_step(u, *sub, atom("inv.x.clone()"), then))
+        }
         Op::CondV {
             cond: c,
             value: v,
             target,
-        } => branch(
-            Expr::try_call("inv.test", vec![cond(*c), read_ref(v)]),
-            *target,
-        ),
+        } => {
+            let test = method(u, &api::CONDV);
+            let c = cond(u, *c);
+            let v = read_ref(u, v);
+            let test = Expr::try_call(test, vec![c, v]);
+            branch(u, test, *target)
+        }
         Op::CondTF {
             on_true,
             sub,
             arg,
             target,
-        } => value(call_step(
-            *sub,
-            read(arg),
-            Expr::call(
-                "icp_e::Then::CondTF",
+        } => {
+            let then = rs(u, &api::CONDTF);
+            let then = Expr::call(
+                then,
                 vec![atom(on_true.to_string()), atom(target.to_string())],
-            ),
-        )),
-        Op::Jump { cmp, a, b, target } => branch(
-            Expr::try_call(
-                "icp_e::compare",
-                vec![compare(*cmp), read_ref(a), read_ref(b)],
-            ),
-            *target,
-        ),
+            );
+            let arg = read(u, arg);
+            value(call_step(u, *sub, arg, then))
+        }
+        Op::Jump { cmp, a, b, target } => {
+            let f = rs(u, &api::JUMP);
+            let cmp = compare(u, *cmp);
+            let (a, b) = (read_ref(u, a), read_ref(u, b));
+            branch(u, Expr::try_call(f, vec![cmp, a, b]), *target)
+        }
         Op::Call {
             kind: super::ir::CallKind::Set,
             dst,
             sub,
             arg,
-        } => value(call_step(
-            *sub,
-            read(arg),
-            Expr::call("icp_e::Then::Store", vec![var(*dst)]),
-        )),
+        } => {
+            let then = rs(u, &api::SET);
+            let then = Expr::call(then, vec![var(u, *dst)]);
+            let arg = read(u, arg);
+            value(call_step(u, *sub, arg, then))
+        }
         Op::Call {
             kind: k,
             dst,
             sub,
             arg,
-        } => value(Expr::Struct(
-            "icp_e::Step::Each".into(),
-            vec![
-                ("kind".into(), atom(format!("icp_e::CallKind::{k:?}"))),
-                ("dst".into(), var(*dst)),
-                ("sub".into(), atom(sub.to_string())),
-                ("set".into(), read(arg)),
-            ],
-        )),
-        Op::Unary { op, dst, a } => next(Expr::try_call(
-            "inv.unary",
-            vec![
-                atom(format!("icp_e::Unary::{op:?}")),
-                var(*dst),
-                read_ref(a),
-            ],
-        )),
-        Op::Binary { op, dst, a, b } => next(Expr::try_call(
-            "inv.binop",
-            vec![
-                atom(format!("icp_e::Binary::{op:?}")),
-                var(*dst),
-                read(a),
-                read_ref(b),
-            ],
-        )),
-        Op::Exch(a, b) => next(Expr::call("inv.exch", vec![var(*a), var(*b)])),
-        Op::Order(a, b, o) => next(Expr::try_call(
-            "inv.order",
-            vec![var(*a), var(*b), ordering(*o)],
-        )),
-        Op::Selecc { dst, cond: c, set } => next(Expr::try_call(
-            "inv.selecc",
-            vec![var(*dst), cond(*c), read_ref(set)],
-        )),
+        } => {
+            let each = rs(u, &api::EACH);
+            let kind = atom(rs(u, api::call_kind(*k)));
+            let dst = var(u, *dst);
+            let set = read(u, arg);
+            value(Expr::Struct(
+                each,
+                vec![
+                    ("kind".into(), kind),
+                    ("dst".into(), dst),
+                    ("sub".into(), atom(sub.to_string())),
+                    ("set".into(), set),
+                ],
+            ))
+        }
+        Op::Unary { op, dst, a } => {
+            let f = method(u, &api::UNARY);
+            let args = vec![atom(rs(u, api::unary(*op))), var(u, *dst), read_ref(u, a)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Binary { op, dst, a, b } => {
+            let f = method(u, &api::BINARY);
+            let args = vec![
+                atom(rs(u, api::binary(*op))),
+                var(u, *dst),
+                read(u, a),
+                read_ref(u, b),
+            ];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Exch(a, b) => {
+            let f = method(u, &api::EXCH);
+            let args = vec![var(u, *a), var(u, *b)];
+            next(u, Expr::call(f, args))
+        }
+        Op::Order(a, b, o) => {
+            let f = method(u, &api::ORDER);
+            let args = vec![var(u, *a), var(u, *b), ordering(u, *o)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Selecc { dst, cond: c, set } => {
+            let f = method(u, &api::SELECC);
+            let args = vec![var(u, *dst), cond(u, *c), read_ref(u, set)];
+            next(u, Expr::try_call(f, args))
+        }
         Op::SetEl {
             value: v,
             set,
             index,
-        } => next(Expr::try_call(
-            "inv.set_element",
-            vec![read(v), var(*set), read_ref(index)],
-        )),
+        } => {
+            let f = method(u, &api::SETEL);
+            let args = vec![read(u, v), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
         Op::Insert {
             value: v,
             set,
             index,
-        } => next(Expr::try_call(
-            "inv.insert",
-            vec![read(v), var(*set), read_ref(index)],
-        )),
-        Op::Unsert { dst, set, index } => next(Expr::try_call(
-            "inv.unsert",
-            vec![var(*dst), var(*set), read_ref(index)],
-        )),
-        Op::ExchWe { a, set, index } => next(Expr::try_call(
-            "inv.exchwe",
-            vec![var(*a), var(*set), read_ref(index)],
-        )),
-        Op::ExchEl { set, i, j } => next(Expr::try_call(
-            "inv.exchel",
-            vec![var(*set), read_ref(i), read_ref(j)],
-        )),
+        } => {
+            let f = method(u, &api::INSERT);
+            let args = vec![read(u, v), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Unsert { dst, set, index } => {
+            let f = method(u, &api::UNSERT);
+            let args = vec![var(u, *dst), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::ExchWe { a, set, index } => {
+            let f = method(u, &api::EXCHWE);
+            let args = vec![var(u, *a), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::ExchEl { set, i, j } => {
+            let f = method(u, &api::EXCHEL);
+            let args = vec![var(u, *set), read_ref(u, i), read_ref(u, j)];
+            next(u, Expr::try_call(f, args))
+        }
         Op::Play {
             kind,
             set,
             cond: c,
             order,
-        } => outcome(Expr::try_call(
-            "inv.play",
-            vec![
-                atom(format!("icp_e::PlayKind::{kind:?}")),
-                read_ref(set),
-                cond(*c),
-                ordering(*order),
-            ],
-        )),
-        Op::Plan { tag, set, value: v } => next(Expr::try_call(
-            "inv.plan",
-            vec![atom(tag.to_string()), read_ref(set), read(v)],
-        )),
-        Op::Unplan => next(Expr::call("inv.unplan", vec![])),
-        Op::Done => outcome(Expr::call("Some", vec![Expr::call("inv.done", vec![])])),
-        Op::Leave => value(atom("icp_e::Step::Leave")),
-        Op::Value { kind, w, l, c } => outcome(Expr::try_call(
-            "inv.value",
-            vec![
-                atom(format!("icp_e::ValueKind::{kind:?}")),
-                read_ref(w),
-                read_ref(l),
-                read_ref(c),
-            ],
-        )),
+        } => {
+            let f = method(u, &api::PLAY);
+            let args = vec![
+                atom(rs(u, api::play(*kind))),
+                read_ref(u, set),
+                cond(u, *c),
+                ordering(u, *order),
+            ];
+            let call = Expr::try_call(f, args);
+            outcome(u, call)
+        }
+        Op::Plan { tag, set, value: v } => {
+            let f = method(u, &api::PLAN);
+            let args = vec![atom(tag.to_string()), read_ref(u, set), read(u, v)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Unplan => {
+            let f = method(u, &api::UNPLAN);
+            next(u, Expr::call(f, vec![]))
+        }
+        Op::Done => {
+            let f = method(u, &api::DONE);
+            let done = Expr::call("Some", vec![Expr::call(f, vec![])]);
+            outcome(u, done)
+        }
+        Op::Leave => value(atom(rs(u, &api::LEAVE))),
+        Op::Value { kind, w, l, c } => {
+            let f = method(u, &api::VALUE);
+            let args = vec![
+                atom(rs(u, api::value(*kind))),
+                read_ref(u, w),
+                read_ref(u, l),
+                read_ref(u, c),
+            ];
+            let call = Expr::try_call(f, args);
+            outcome(u, call)
+        }
     }
 }

@@ -18,6 +18,7 @@ pub mod ir;
 /// compiled into icp2c for `run`, and pasted into generated Rust as the
 /// sibling modules `chess`, `engine` and `uci` of `icp_rt`.
 pub mod runtime {
+    pub mod api;
     pub mod chess;
     pub mod engine;
     pub mod uci;
@@ -82,7 +83,7 @@ impl Lang for Cheg {
     }
 
     /// C (one file) and Rust (one file or a crate), the engine runtime
-    /// embedded (issue 12).
+    /// embedded (issue 12): the core and the sections the program uses.
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,
@@ -100,7 +101,7 @@ impl Lang for Cheg {
             (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
                 request,
                 backend::emit_rust(program, name, false),
-                codegen::runtime_module(Self::NAME, &backend::runtime()),
+                codegen::runtime_file(Self::NAME, &backend::select(program).text),
             )),
             (target, layout) => Err(Unsupported {
                 language: Self::NAME,

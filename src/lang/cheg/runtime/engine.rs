@@ -916,17 +916,12 @@ pub enum Test {
     KeepsKingRank,
 }
 
-/// A written condition: a test, possibly negated with `#`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Condition {
-    /// `#` in front.
-    pub negated: bool,
-    /// The test.
-    pub test: Test,
-}
+/// A written condition: `#` in front (negated), and its test.
+pub type Condition = (bool, Test);
 
-/// A condition argument (§4): `None` where it is empty ("always").
-pub type Cond = Option<Condition>;
+/// A condition argument (§4): `None` where it is empty ("always"), else
+/// `Some((negated, test))`.
+pub type Cond = Option<(bool, Test)>;
 
 /// An ordering (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1323,8 +1318,9 @@ pub struct EntrySpec {
     pub mover: (u8, u8, u8, u8, Option<u8>),
     /// The other side, likewise.
     pub other: (u8, u8, u8, u8, Option<u8>),
-    /// Pawn difference condition: (comparison, m).
-    pub pawn_diff: Option<(Compare, i8)>,
+    /// Pawn difference condition: how the side to move's pawns minus the
+    /// other side's compare with m (less, equal, greater), and m.
+    pub pawn_diff: Option<(std::cmp::Ordering, i8)>,
 }
 
 /// The endgame program as the search sees it: implemented by the
@@ -1471,7 +1467,7 @@ impl Invocation<'_, '_> {
     pub fn test(&self, cond: Cond, value: &Value) -> Result<bool, Fault> {
         match cond {
             None => Ok(true),
-            Some(c) => Ok(self.node.test(c.test, value, &self.side)? != c.negated),
+            Some((negated, test)) => Ok(self.node.test(test, value, &self.side)? != negated),
         }
     }
 
@@ -1776,14 +1772,8 @@ pub fn match_entry(entries: &[EntrySpec], p: &Position) -> Option<usize> {
     entries.iter().find_map(|e| {
         let ok = matches_side(e.mover, me)
             && matches_side(e.other, them)
-            && e.pawn_diff.is_none_or(|(cmp, m)| {
-                let m = i64::from(m);
-                match cmp {
-                    Compare::Lt => diff < m,
-                    Compare::Gt => diff > m,
-                    _ => diff == m,
-                }
-            });
+            && e.pawn_diff
+                .is_none_or(|(order, m)| diff.cmp(&i64::from(m)) == order);
         ok.then_some(e.start)
     })
 }
