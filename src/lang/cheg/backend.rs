@@ -48,10 +48,37 @@ pub struct Selected {
 /// The part of `text` (a runtime with `markers`) that `uses` reaches.
 pub(crate) fn select_from(text: &'static str, markers: Markers, uses: &Uses) -> Selected {
     let runtime = Runtime::parse(text, markers).expect("the CHEG runtime's section markers parse");
+    let selected = runtime.select(uses);
     Selected {
-        text: runtime.select(uses),
+        text: match markers {
+            Markers::Rust => empty_braces_closed(&selected),
+            Markers::C => selected,
+        },
         sections: runtime.reach(uses).into_iter().collect(),
     }
+}
+
+/// `text` with each `{` whose block lost all its lines to the selection
+/// closed on its own line, `{}`, as rustfmt writes an empty block (the
+/// enum of condition tests when a program writes only empty conditions).
+fn empty_braces_closed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let indent = line.len() - line.trim_start().len();
+        let closes_here = lines.peek().is_some_and(|next| {
+            next.len() - next.trim_start().len() == indent && next.trim_start().starts_with('}')
+        });
+        if line.ends_with(" {") && closes_here {
+            let close = lines.next().unwrap_or_default();
+            out.push_str(line);
+            out.push_str(close.trim_start());
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// The Rust runtime a program carries: the core and the sections its
@@ -90,6 +117,16 @@ fn cases(program: &Program, mut body: impl FnMut(usize, &Op, u32) -> String) -> 
         .collect()
 }
 
+/// Whether `program` calls a subroutine anywhere: without a call, every
+/// `RETURN` is outside one (§5.2), and the engine carries no call stack
+/// ([`api::STRAY`]).
+fn calls(program: &Program) -> bool {
+    program
+        .statements
+        .iter()
+        .any(|s| matches!(s.op, Op::Cond { .. } | Op::CondTF { .. } | Op::Call { .. }))
+}
+
 /// The source line of each statement (for runtime errors and `BREAK`).
 fn source_lines(program: &Program) -> Vec<String> {
     program
@@ -110,8 +147,20 @@ struct ProgramView {
     lines: String,
     user_vars: usize,
     cases: Vec<CaseView>,
+    /// The name of `step`'s invocation parameter: `_inv` when no
+    /// statement uses it.
+    inv: &'static str,
     /// The engine's name (`id name`), a string literal's body.
     name: String,
+}
+
+/// Whether a statement of `cases` names the invocation `inv`.
+fn uses_inv(cases: &[CaseView]) -> bool {
+    cases.iter().any(|c| {
+        c.body
+            .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+            .any(|word| word == "inv")
+    })
 }
 
 /// How generated Rust spells `entry` (recording it in `uses`): the
@@ -142,8 +191,9 @@ fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses) {
     ] {
         uses.add(entry);
     }
+    let calls = calls(program);
     let cases = cases(program, |pc, op, line| {
-        arm(&mut uses, pc, op, line).join("\n")
+        arm(&mut uses, calls, pc, op, line).join("\n")
     });
     (cases, uses)
 }
@@ -191,6 +241,7 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
         .join("\n"),
         user_vars: program.user_vars.len(),
         name: codegen::escape::rust_string(&super::engine_name(source_name)),
+        inv: if uses_inv(&cases) { "inv" } else { "_inv" },
         cases,
     };
     codegen::render(&view, Syntax::Rust)
@@ -298,8 +349,9 @@ fn call_step(u: &mut Uses, sub: usize, arg: Expr, then: Expr) -> Expr {
 const ARM: usize = 3;
 
 /// The arm of statement `pc` (source line `line`), laid out as rustfmt
-/// would: the runtime calls of `interp.rs`'s `step`.
-fn arm(u: &mut Uses, pc: usize, op: &Op, line: u32) -> Vec<String> {
+/// would: the runtime calls of `interp.rs`'s `step`. `calls`: whether the
+/// program calls a subroutine anywhere ([`calls`]).
+fn arm(u: &mut Uses, calls: bool, pc: usize, op: &Op, line: u32) -> Vec<String> {
     let pattern = pc.to_string();
     let value = |e: Expr| layout::expr_arm(ARM, &pattern, &e);
     // A statement of the runtime, then the next statement.
@@ -340,6 +392,7 @@ fn arm(u: &mut Uses, pc: usize, op: &Op, line: u32) -> Vec<String> {
             ));
             layout::block_arm(ARM, &pattern, body, &atom(rs(u, &api::NEXT)))
         }
+        Op::Return(_) if !calls => value(atom(rs(u, &api::STRAY))),
         Op::Return(v) => {
             let path = rs(u, &api::RETURN);
             let e = read(u, v);
@@ -350,22 +403,20 @@ fn arm(u: &mut Uses, pc: usize, op: &Op, line: u32) -> Vec<String> {
             sub,
             target,
         } => {
-            u.add(&api::VAR_X);
             let then = rs(u, &api::COND);
             let c = cond(u, *c);
             let then = Expr::call(then, vec![c, atom(target.to_string())]);
-            value(call_step(u, *sub, atom("inv.x.clone()"), then))
+            let x = format!("{}.clone()", method(u, &api::X));
+            value(call_step(u, *sub, atom(x), then))
         }
         Op::CondV {
             cond: c,
             value: v,
             target,
         } => {
-            let test = method(u, &api::CONDV);
-            let c = cond(u, *c);
-            let v = read_ref(u, v);
-            let test = Expr::try_call(test, vec![c, v]);
-            branch(u, test, *target)
+            let f = method(u, &api::CONDV);
+            let args = vec![cond(u, *c), read_ref(u, v), atom(target.to_string())];
+            value(Expr::try_call(f, args))
         }
         Op::CondTF {
             on_true,

@@ -33,7 +33,9 @@ static const uint32_t icp_lines[{{ lines.len() }}] = { {{ lines.join(", ") }} };
  * (CHEG §5, §6). */
 ICP_LIGHT static int icp_program_step(icp_inv *inv, size_t pc)
 {
-    (void)inv;
+{%- if !uses_inv %}
+    (void)inv; /* no statement of this program needs the invocation */
+{%- endif %}
     switch (pc) {
 {%- for case in cases %}
     case {{ case.pc }}: /* {{ case.comment }} */

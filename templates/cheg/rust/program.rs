@@ -33,16 +33,18 @@ impl icp_e::Endgame for IcpProgram {
         ICP_LINES.get(pc).copied().unwrap_or(0)
     }
 
+{%- if user_vars > 0 %}
+
     fn user_vars(&self) -> usize {
         {{ user_vars }}
     }
+{%- endif %}
 
     fn step(
         &self,
         pc: usize,
-        inv: &mut icp_e::Invocation<'_, '_>,
+        {{ inv }}: &mut icp_e::Invocation<'_, '_>,
     ) -> Result<icp_e::Step, icp_e::Error> {
-        let _ = &inv;
         Ok(match pc {
 {%- for case in cases %}
             // {{ case.comment }}

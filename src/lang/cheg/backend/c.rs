@@ -11,7 +11,7 @@
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::api;
 use super::super::runtime::engine::Cond;
-use super::{CaseView, Selected, cases, select_from, source_lines};
+use super::{CaseView, Selected, calls, cases, select_from, source_lines, uses_inv};
 use crate::codegen::escape::c_string_chunks;
 use crate::codegen::sections::{Entry, Markers, Uses};
 use crate::codegen::{self, Syntax, literal};
@@ -38,6 +38,8 @@ struct ProgramView {
     lines: Vec<String>,
     user_vars: usize,
     cases: Vec<CaseView>,
+    /// Whether a statement uses the invocation (else `(void)inv;`).
+    uses_inv: bool,
     /// The engine's name (`id name`), a C string literal's body.
     name: String,
 }
@@ -56,7 +58,8 @@ fn c_cases(program: &Program) -> (Vec<CaseView>, Uses) {
     ] {
         uses.add(entry);
     }
-    let cases = cases(program, |_, op, line| body(&mut uses, op, line));
+    let calls = calls(program);
+    let cases = cases(program, |_, op, line| body(&mut uses, calls, op, line));
     (cases, uses)
 }
 
@@ -104,6 +107,7 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
             .collect(),
         lines: source_lines(program),
         user_vars: program.user_vars.len(),
+        uses_inv: uses_inv(&cases),
         cases,
         name: codegen::escape::c_string_chunks(&super::super::engine_name(source_name))
             .into_iter()
@@ -172,7 +176,8 @@ fn cond(u: &mut Uses, c: Cond) -> String {
 }
 
 /// The case of one statement: the runtime calls of `interp.rs`'s `step`.
-fn body(u: &mut Uses, op: &Op, line: u32) -> String {
+/// `calls`: whether the program calls a subroutine anywhere.
+fn body(u: &mut Uses, calls: bool, op: &Op, line: u32) -> String {
     let call = |u: &mut Uses, entry: &Entry, args: Vec<String>| {
         let mut all = vec!["inv".to_string()];
         all.extend(args);
@@ -185,6 +190,7 @@ fn body(u: &mut Uses, op: &Op, line: u32) -> String {
             let args = [line.to_string(), read(u, a), read(u, b), read(u, c)];
             format!("return {}({});", u.c(&api::BREAK), args.join(", "))
         }
+        Op::Return(_) if !calls => format!("return {};", u.c(&api::STRAY)),
         Op::Return(v) => {
             let args = vec![read(u, v)];
             call(u, &api::RETURN, args)

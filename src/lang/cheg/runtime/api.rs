@@ -110,6 +110,8 @@ pub const FENCE: Entry = entry("fence", "engine::Step::Fence", "ICP_STEP_FENCE",
 pub const BRANCH: Entry = entry("branch", "engine::Invocation::branch", "", "branch");
 /// A call of a subroutine.
 pub const CALL: Entry = entry("call", "engine::Step::Call", "", "call");
+/// `X` as a call passes it on unchanged (`COND`, §5.1).
+pub const X: Entry = entry("x", "engine::Invocation::x", "", "x");
 /// An outcome instruction's result (§6.3).
 pub const OUTCOME: Entry = entry("outcome", "engine::Invocation::outcome", "", "outcome");
 
@@ -185,10 +187,19 @@ pub const BREAK: Entry = entry(
 );
 /// `RETURN v`.
 pub const RETURN: Entry = entry("RETURN", "engine::Step::Return", "icp_do_return", "return");
+/// `RETURN v` in a program with no call (`COND`, `CONDT`, `CONDF`, `SET`,
+/// `SELECT`, `MAP`): never inside a subroutine, so always the error of
+/// §5.2, and no call stack to carry.
+pub const STRAY: Entry = entry("RETURN", "engine::Step::Stray", "ICP_STEP_STRAY", "stray");
 /// `COND c,t1,t2`.
 pub const COND: Entry = entry("COND", "engine::Then::Cond", "icp_do_cond", "cond");
 /// `CONDV c,v,t`.
-pub const CONDV: Entry = entry("CONDV", "engine::Invocation::test", "icp_do_condv", "condv");
+pub const CONDV: Entry = entry(
+    "CONDV",
+    "engine::Invocation::condv",
+    "icp_do_condv",
+    "condv",
+);
 /// `CONDT` and `CONDF t1,v,t2`.
 pub const CONDTF: Entry = entry("CONDT", "engine::Then::CondTF", "icp_do_condtf", "condtf");
 /// `JUMP… a,b,t`.
@@ -748,6 +759,7 @@ pub const ENTRIES: &[Entry] = &[
     FENCE,
     BRANCH,
     CALL,
+    X,
     OUTCOME,
     READ,
     VAR_USER,
@@ -764,6 +776,7 @@ pub const ENTRIES: &[Entry] = &[
     SET_LITERAL,
     BREAK,
     RETURN,
+    STRAY,
     COND,
     CONDV,
     CONDTF,

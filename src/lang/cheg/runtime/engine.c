@@ -1380,6 +1380,9 @@ typedef struct {
 /* @section outcome: next leave */
 #define ICP_STEP_OUTCOME 7
 /* @end outcome */
+/* @section stray */
+#define ICP_STEP_STRAY 8
+/* @end stray */
 /* What a call does with its result. */
 /* @section set: call write */
 #define ICP_THEN_STORE 0
@@ -3107,6 +3110,11 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
             break;
         }
 /* @end return */
+/* @section stray */
+        case ICP_STEP_STRAY:
+            icp_fault_str(inv, "RETURN outside a subroutine (" ICP_SECT "5.2)");
+            break;
+/* @end stray */
         case ICP_STEP_FENCE:
 /* @section frames */
             if (count > 0)

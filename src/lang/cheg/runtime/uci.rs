@@ -158,6 +158,7 @@ pub fn read_line(input: &mut dyn BufRead) -> Input {
     }
 }
 
+// @section interpreter
 /// Commands read in place from a reader, one line per call: during a
 /// search, a line is read whenever the search asks (an input held in
 /// memory is all there at once; a terminal or pipe would make the search
@@ -188,6 +189,7 @@ impl Commands for LineReader<'_> {
         input
     }
 }
+// @end interpreter
 
 /// Commands read by a thread of their own, so that a search learns of
 /// `stop` and `isready` while it runs (§7.5). Only lines cross between
@@ -288,6 +290,7 @@ impl Clock for SystemClock {
     }
 }
 
+// @section interpreter
 /// A clock that never moves, for hosts without one: time limits never
 /// expire there (searches by depth or nodes are unaffected).
 pub struct NoClock;
@@ -297,6 +300,7 @@ impl Clock for NoClock {
         0
     }
 }
+// @end interpreter
 
 // ------------------------------------------------------- the command line
 
@@ -363,7 +367,9 @@ pub fn main(
         &mut table,
         &history,
         &mut engine::Unwatched,
+        // @section break
         errors,
+        // @end break
     );
     match result {
         Ok(answer) => {
@@ -917,7 +923,9 @@ impl<'a> Engine<'a> {
             table,
             &self.history,
             &mut watcher,
+            // @section break
             &mut *self.errors,
+            // @end break
         );
         match result {
             Ok(answer) => {
