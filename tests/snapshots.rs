@@ -16,67 +16,111 @@ use icp2c::lang::{cheg, finvara, icp};
 /// What the harness needs to know of a language: its folder (under
 /// `tests/programs/`, `snapshots/`) and its runtimes, which are tested on
 /// their own, so the snapshots show the program around them. The
-/// placeholder texts are those the snapshots were first recorded with.
+/// placeholder texts are those the snapshots were first recorded with; a
+/// runtime pasted as a selection of sections (CHEG) is replaced by a
+/// placeholder naming the sections, so the snapshots show what each
+/// program carries.
 struct Snapshots {
     language: Language,
     folder: &'static str,
-    /// (runtime text as pasted, placeholder), C then Rust.
-    runtimes: fn() -> Vec<(String, &'static str)>,
-    /// The Rust runtime's source, as a crate's `src/icp_rt.rs` holds it.
-    rust_runtime: fn() -> String,
+    /// (runtime text as pasted, placeholder) for a program, C then Rust.
+    runtimes: fn(&driver::Program) -> Vec<(String, String)>,
+    /// The Rust runtime's source, as a crate's `src/icp_rt.rs` of the
+    /// program holds it.
+    rust_runtime: fn(&driver::Program) -> String,
+}
+
+/// Comment lines, each starting with `lead` and a blank, holding `words`
+/// joined by `, `, filled to 96 columns.
+fn filled(lead: &str, words: &[&str]) -> String {
+    let mut out = String::new();
+    let mut line = lead.to_string();
+    for (i, word) in words.iter().enumerate() {
+        let piece = if i + 1 < words.len() {
+            format!("{word},")
+        } else {
+            word.to_string()
+        };
+        if line.len() > lead.len() && line.len() + 1 + piece.len() > 96 {
+            out.push_str(&line);
+            out.push('\n');
+            line = lead.to_string();
+        }
+        line.push(' ');
+        line.push_str(&piece);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// CHEG's runtimes as `program` carries them, with placeholders naming
+/// their sections.
+fn cheg_runtimes(program: &driver::Program) -> Vec<(String, String)> {
+    let ir = program.ir::<cheg::Cheg>().expect("a CHEG program");
+    let c = cheg::backend::c::select(ir);
+    let rust = cheg::backend::select(ir);
+    vec![
+        (
+            c.text,
+            format!(
+                "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{{chess,engine,uci}}.c: the sections\n{} */\n",
+                filled(" *", &c.sections)
+            ),
+        ),
+        (
+            codegen::inline_module(&rust.text),
+            format!(
+                "// … mod icp_rt: src/lang/cheg/runtime/{{chess,engine,uci}}.rs, indented: the sections\n{}",
+                filled("//", &rust.sections).trim_end()
+            ),
+        ),
+    ]
 }
 
 const LANGUAGES: &[Snapshots] = &[
     Snapshots {
         language: Language::InfChessPro,
         folder: "icp",
-        runtimes: || {
+        runtimes: |_| {
             vec![
                 (
                     sections::whole(icp::backend::c::RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … templates/c/runtime.c … */\n",
+                    "/* … templates/c/runtime.c … */\n".into(),
                 ),
                 (
                     codegen::inline_runtime(icp::backend::rust::RUNTIME),
-                    "// … mod icp_rt: src/lang/icp/runtime/board.rs, indented …",
+                    "// … mod icp_rt: src/lang/icp/runtime/board.rs, indented …".into(),
                 ),
             ]
         },
-        rust_runtime: || codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
+        rust_runtime: |_| codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
     },
     Snapshots {
         language: Language::Finvara,
         folder: "finvara",
-        runtimes: || {
+        runtimes: |_| {
             vec![
                 (
                     sections::whole(finvara::backend::C_RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … templates/finvara/c/runtime.c … */\n",
+                    "/* … templates/finvara/c/runtime.c … */\n".into(),
                 ),
                 (
                     codegen::inline_runtime(finvara::backend::RUST_RUNTIME),
-                    "// … mod icp_rt: src/lang/finvara/runtime/board.rs, indented …",
+                    "// … mod icp_rt: src/lang/finvara/runtime/board.rs, indented …".into(),
                 ),
             ]
         },
-        rust_runtime: || finvara::backend::RUST_RUNTIME.to_string(),
+        rust_runtime: |_| finvara::backend::RUST_RUNTIME.to_string(),
     },
     Snapshots {
         language: Language::Cheg,
         folder: "cheg",
-        runtimes: || {
-            vec![
-                (
-                    sections::whole(cheg::backend::c::RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n",
-                ),
-                (
-                    codegen::inline_runtime(&cheg::backend::runtime()),
-                    "// … mod icp_rt: src/lang/cheg/runtime/{chess,engine,uci}.rs, indented …",
-                ),
-            ]
+        runtimes: cheg_runtimes,
+        rust_runtime: |program| {
+            let ir = program.ir::<cheg::Cheg>().expect("a CHEG program");
+            cheg::backend::select(ir).text
         },
-        rust_runtime: cheg::backend::runtime,
     },
 ];
 
@@ -91,10 +135,10 @@ fn every_language_is_snapshotted() {
 }
 
 impl Snapshots {
-    fn without_runtimes(&self, text: &str) -> String {
+    fn without_runtimes(&self, program: &driver::Program, text: &str) -> String {
         let mut text = text.to_string();
-        for (runtime, placeholder) in (self.runtimes)() {
-            text = text.replace(&runtime, placeholder);
+        for (runtime, placeholder) in (self.runtimes)(program) {
+            text = text.replace(&runtime, &placeholder);
         }
         text
     }
@@ -129,8 +173,9 @@ fn generated_code_of_every_example() {
             let source = std::fs::read_to_string(&case.path).unwrap();
             let program = driver::check(lang.language, &source).unwrap().program;
             let file = format!("{}.{}", case.name, lang.ext());
-            for (target, (runtime, _)) in
-                [Target::C, Target::Rust].into_iter().zip((lang.runtimes)())
+            for (target, (runtime, _)) in [Target::C, Target::Rust]
+                .into_iter()
+                .zip((lang.runtimes)(&program))
             {
                 let text = program.emit_file(target, &file).unwrap();
                 assert!(text.contains(&runtime), "the runtime is embedded verbatim");
@@ -147,7 +192,7 @@ fn generated_code_of_every_example() {
                     lang,
                     format!("{prefix}__{}", case.name),
                     source,
-                    lang.without_runtimes(&text)
+                    lang.without_runtimes(&program, &text)
                 );
             }
         }
@@ -166,11 +211,21 @@ fn crate_layout_of_every_example() {
                 .unwrap();
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
             assert_eq!(paths, ["Cargo.toml", "src/main.rs", "src/icp_rt.rs"]);
-            assert!(files[2].contents.contains((lang.rust_runtime)().trim_end()));
+            let runtime = (lang.rust_runtime)(&program);
+            assert!(files[2].contents.contains(runtime.trim_end()));
+            if lang.language == Language::Cheg {
+                // The crate's runtime is the one file's: the same sections,
+                // after the header line, no markers, no allow.
+                assert_eq!(files[2].contents, codegen::runtime_file("CHEG", &runtime));
+                let one_file = program.emit_file(Target::Rust, &file).unwrap();
+                assert!(one_file.contains(&codegen::inline_module(&runtime)));
+                assert!(!files[2].contents.contains("@section"));
+                assert!(!files[2].contents.contains("allow(dead_code)"));
+            }
             let shown: String = files[..2]
                 .iter()
                 .map(|f| {
-                    let text = lang.without_runtimes(&f.contents);
+                    let text = lang.without_runtimes(&program, &f.contents);
                     format!("===== {}\n{text}", f.path)
                 })
                 .collect();

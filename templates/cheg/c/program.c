@@ -19,8 +19,9 @@
 /* ---- the endgame program ---- */
 
 /* The ENTRY lines (§6.1): first statement; queens, rooks, bishops,
- * knights, pawns (-1: any) of the side to move and of the other side; the
- * pawn difference (-1: none). */
+ * knights, pawns (-1: any) of the side to move and of the other side; how
+ * the pawn difference compares with m ('<', '=', '>'; 0: no condition),
+ * m. */
 static const icp_entry_spec icp_entries[{{ entries.len() }}] = {
 {%- for entry in entries %}
     {{ entry }},

@@ -1104,27 +1104,27 @@ impl Var {
 /// A comparison of `JUMP…` (§5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compare {
-    // @section cmp_lt
+    // @section cmp_lt: jump
     /// `<`
     Lt,
     // @end cmp_lt
-    // @section cmp_eq
+    // @section cmp_eq: jump
     /// `=`
     Eq,
     // @end cmp_eq
-    // @section cmp_gt
+    // @section cmp_gt: jump
     /// `>`
     Gt,
     // @end cmp_gt
-    // @section cmp_not_lt
+    // @section cmp_not_lt: jump
     /// `#<`
     NotLt,
     // @end cmp_not_lt
-    // @section cmp_ne
+    // @section cmp_ne: jump
     /// `#=`
     Ne,
     // @end cmp_ne
-    // @section cmp_not_gt
+    // @section cmp_not_gt: jump
     /// `#>`
     NotGt,
     // @end cmp_not_gt
@@ -1268,11 +1268,11 @@ pub type Cond = Option<(bool, Test)>;
 pub enum Ordering {
     /// Empty: as given.
     AsGiven,
-    // @section deep
+    // @section deep: ordering sort
     /// `DEEP`: more advanced destination rank first.
     Deep,
     // @end deep
-    // @section shallow
+    // @section shallow: ordering sort
     /// `#DEEP`: the reverse.
     Shallow,
     // @end shallow
