@@ -403,11 +403,10 @@ fn arm(u: &mut Uses, calls: bool, pc: usize, op: &Op, line: u32) -> Vec<String> 
             sub,
             target,
         } => {
-            let then = rs(u, &api::COND);
-            let c = cond(u, *c);
-            let then = Expr::call(then, vec![c, atom(target.to_string())]);
-            let x = format!("{}.clone()", method(u, &api::X));
-            value(call_step(u, *sub, atom(x), then))
+            let f = method(u, &api::COND);
+            u.add(&api::CALL);
+            let args = vec![cond(u, *c), atom(sub.to_string()), atom(target.to_string())];
+            value(Expr::call(f, args))
         }
         Op::CondV {
             cond: c,

@@ -110,8 +110,6 @@ pub const FENCE: Entry = entry("fence", "engine::Step::Fence", "ICP_STEP_FENCE",
 pub const BRANCH: Entry = entry("branch", "engine::Invocation::branch", "", "branch");
 /// A call of a subroutine.
 pub const CALL: Entry = entry("call", "engine::Step::Call", "", "call");
-/// `X` as a call passes it on unchanged (`COND`, §5.1).
-pub const X: Entry = entry("x", "engine::Invocation::x", "", "x");
 /// An outcome instruction's result (§6.3).
 pub const OUTCOME: Entry = entry("outcome", "engine::Invocation::outcome", "", "outcome");
 
@@ -192,7 +190,7 @@ pub const RETURN: Entry = entry("RETURN", "engine::Step::Return", "icp_do_return
 /// §5.2, and no call stack to carry.
 pub const STRAY: Entry = entry("RETURN", "engine::Step::Stray", "ICP_STEP_STRAY", "stray");
 /// `COND c,t1,t2`.
-pub const COND: Entry = entry("COND", "engine::Then::Cond", "icp_do_cond", "cond");
+pub const COND: Entry = entry("COND", "engine::Invocation::cond", "icp_do_cond", "cond");
 /// `CONDV c,v,t`.
 pub const CONDV: Entry = entry(
     "CONDV",
@@ -594,12 +592,7 @@ pub const RETBET: Entry = entry(
 /// The empty condition, "always".
 pub const ALWAYS: Entry = entry("always", "", "ICP_ALWAYS", "always");
 /// A condition written with a test, `#` in front or not.
-pub const CONDITION: Entry = entry(
-    "condition",
-    "engine::Condition",
-    "icp_cond_make",
-    "condition",
-);
+pub const CONDITION: Entry = entry("condition", "", "icp_cond_make", "condition");
 
 /// The test of a written condition.
 pub const fn test(test: Test) -> &'static Entry {
@@ -727,7 +720,7 @@ pub const AS_GIVEN: Entry = entry(
     "as given",
     "engine::Ordering::AsGiven",
     "ICP_ORDER_AS_GIVEN",
-    "as_given",
+    "ordering",
 );
 /// `DEEP`.
 pub const DEEP: Entry = entry("DEEP", "engine::Ordering::Deep", "ICP_ORDER_DEEP", "deep");
@@ -759,7 +752,6 @@ pub const ENTRIES: &[Entry] = &[
     FENCE,
     BRANCH,
     CALL,
-    X,
     OUTCOME,
     READ,
     VAR_USER,

@@ -2070,19 +2070,22 @@ impl Invocation<'_, '_> {
     /// Writes a variable (only user variables and `SIDE` are writable; the
     /// front end guarantees it).
     pub fn write(&mut self, var: Var, value: Value) {
+        if let Some(slot) = self.slot(var) {
+            *slot = value;
+        }
+    }
+
+    /// Where a writable variable's value is kept.
+    fn slot(&mut self, var: Var) -> Option<&mut Value> {
         match var {
             // @section var_user
-            Var::User(slot) => {
-                if let Some(v) = self.vars.get_mut(slot as usize) {
-                    *v = value;
-                }
-            }
+            Var::User(slot) => self.vars.get_mut(slot as usize),
             // @end var_user
             // @section var_side
-            Var::Side => self.side = value,
+            Var::Side => Some(&mut self.side),
             // @end var_side
             // @section var_readonly
-            _ => (),
+            _ => None,
             // @end var_readonly
         }
     }
@@ -2214,6 +2217,17 @@ impl Invocation<'_, '_> {
         Ok(())
     }
     // @end exchel
+
+    // @section cond: cond_arg call x inv_impl
+    /// `COND c,t1,t2`: calls `t1` with `X` unchanged.
+    pub fn cond(&self, cond: Cond, sub: usize, target: usize) -> Step {
+        Step::Call {
+            sub,
+            arg: self.x.clone(),
+            then: Then::Cond(cond, target),
+        }
+    }
+    // @end cond
 
     // @section condv: cond_arg branch inv_impl
     /// `CONDV c,v,t`.
@@ -2588,12 +2602,19 @@ fn run_invocation(
             Err(Error::Fault(message)) => return Err(error(pc, message)),
             Err(Error::Nested(nested)) => return Err(nested),
         };
-        match step {
+        // Where control goes; `Some`: the invocation's outcome.
+        let ended = match step {
             // @section next
-            Step::Next => inv.pc = pc + 1,
+            Step::Next => {
+                inv.pc = pc + 1;
+                None
+            }
             // @end next
             // @section branch
-            Step::Goto(target) => inv.pc = target,
+            Step::Goto(target) => {
+                inv.pc = target;
+                None
+            }
             // @end branch
             // @section call: frames x max_calls
             Step::Call { sub, arg, then } => {
@@ -2610,6 +2631,7 @@ fn run_invocation(
                     then,
                 });
                 inv.pc = sub;
+                None
             }
             // @end call
             // @section each: frames x write set_owned max_calls
@@ -2646,6 +2668,7 @@ fn run_invocation(
                     },
                 });
                 inv.pc = sub;
+                None
             }
             // @end each
             // @section return: frames x stray_return
@@ -2670,23 +2693,13 @@ fn run_invocation(
                         }
                     }
                     // @end cond
-                    // @section condtf: type_name
+                    // @section condtf: returned_logical
                     Then::CondTF(flag, target) => {
-                        // @section val_logical
-                        if let Value::Logical(b) = value {
-                            if b == flag {
-                                inv.pc = target;
-                            }
-                            continue;
+                        let b = returned_logical(&value, "the call")
+                            .map_err(|m| error(frame.return_to - 1, m))?;
+                        if b == flag {
+                            inv.pc = target;
                         }
-                        // @end val_logical
-                        return Err(error(
-                            frame.return_to - 1,
-                            format!(
-                                "the call must return a logical, got {} {value}",
-                                type_name(&value)
-                            ),
-                        ));
                     }
                     // @end condtf
                     // @section each: write
@@ -2699,21 +2712,13 @@ fn run_invocation(
                         mut acc,
                     } => {
                         match (kind, value) {
-                            // @section select: type_name
-                            // @section val_logical
-                            (CallKind::Select, Value::Logical(true)) => {
-                                acc.push(items[next].clone())
-                            }
-                            (CallKind::Select, Value::Logical(false)) => {}
-                            // @end val_logical
-                            (CallKind::Select, other) => {
-                                return Err(error(
-                                    frame.return_to - 1,
-                                    format!(
-                                        "SELECT's subroutine must return a logical, got {} {other}",
-                                        type_name(&other)
-                                    ),
-                                ));
+                            // @section select: returned_logical
+                            (CallKind::Select, value) => {
+                                let keep = returned_logical(&value, "SELECT's subroutine")
+                                    .map_err(|m| error(frame.return_to - 1, m))?;
+                                if keep {
+                                    acc.push(items[next].clone());
+                                }
                             }
                             // @end select
                             // @section map
@@ -2749,12 +2754,15 @@ fn run_invocation(
                     Then::Store(var) => inv.write(var, value),
                     // @end set
                 }
+                None
             }
             // @end return
             // @section stray: stray_return
             Step::Stray => return Err(error(pc, stray_return())),
             // @end stray
             Step::Fence => {
+                // An `ENTRY` or `END` line: `LEAVE`, unless a subroutine
+                // ran into it (§5.2).
                 // @section frames
                 if !frames.is_empty() {
                     return Err(error(
@@ -2763,17 +2771,36 @@ fn run_invocation(
                     ));
                 }
                 // @end frames
-                return Ok(Outcome::Leave);
+                Some(Outcome::Leave)
             }
             // @section leave
-            Step::Leave => return Ok(Outcome::Leave),
+            Step::Leave => Some(Outcome::Leave),
             // @end leave
             // @section step_outcome
-            Step::Outcome(outcome) => return Ok(outcome),
+            Step::Outcome(outcome) => Some(outcome),
             // @end step_outcome
+        };
+        if let Some(outcome) = ended {
+            return Ok(outcome);
         }
     }
 }
+
+// @section returned_logical: type_name
+/// The logical a subroutine returned to `CONDT`, `CONDF` or `SELECT`
+/// (`what`: the call, or `SELECT`'s subroutine): else a runtime error.
+fn returned_logical(value: &Value, what: &str) -> Result<bool, Fault> {
+    // @section val_logical
+    if let Value::Logical(b) = value {
+        return Ok(*b);
+    }
+    // @end val_logical
+    Err(format!(
+        "{what} must return a logical, got {} {value}",
+        type_name(value)
+    ))
+}
+// @end returned_logical
 
 // @section stray_return
 /// The runtime error of a `RETURN` with no call active (§5.2).
