@@ -117,14 +117,31 @@ fn cases(program: &Program, mut body: impl FnMut(usize, &Op, u32) -> String) -> 
         .collect()
 }
 
-/// Whether `program` calls a subroutine anywhere: without a call, every
-/// `RETURN` is outside one (§5.2), and the engine carries no call stack
-/// ([`api::STRAY`]).
-fn calls(program: &Program) -> bool {
-    program
-        .statements
-        .iter()
-        .any(|s| matches!(s.op, Op::Cond { .. } | Op::CondTF { .. } | Op::Call { .. }))
+/// What of the call machinery a program needs (§5.2): a program without
+/// a call has every `RETURN` outside a subroutine ([`api::STRAY`]); one
+/// without `RETURN` has no call come back ([`api::ENTER`]); only one with
+/// both carries the call stack of frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Calls {
+    /// A `COND`, `CONDT`, `CONDF`, `SET`, `SELECT` or `MAP` somewhere.
+    calls: bool,
+    /// A `RETURN` somewhere.
+    returns: bool,
+}
+
+impl Calls {
+    fn of(program: &Program) -> Calls {
+        let any = |f: fn(&Op) -> bool| program.statements.iter().any(|s| f(&s.op));
+        Calls {
+            calls: any(|op| matches!(op, Op::Cond { .. } | Op::CondTF { .. } | Op::Call { .. })),
+            returns: any(|op| matches!(op, Op::Return(_))),
+        }
+    }
+
+    /// Calls come back: the call stack.
+    fn frames(self) -> bool {
+        self.calls && self.returns
+    }
 }
 
 /// The source line of each statement (for runtime errors and `BREAK`).
@@ -145,7 +162,9 @@ struct ProgramView {
     entries: String,
     /// `const ICP_LINES: … = […];`, laid out.
     lines: String,
-    user_vars: usize,
+    /// How many user variables the program has, when it uses them (else
+    /// `Endgame::user_vars` is not in the runtime).
+    user_vars: Option<usize>,
     cases: Vec<CaseView>,
     /// The name of `step`'s invocation parameter: `_inv` when no
     /// statement uses it.
@@ -191,7 +210,7 @@ fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses) {
     ] {
         uses.add(entry);
     }
-    let calls = calls(program);
+    let calls = Calls::of(program);
     let cases = cases(program, |pc, op, line| {
         arm(&mut uses, calls, pc, op, line).join("\n")
     });
@@ -202,11 +221,14 @@ fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses) {
 /// crate's `src/main.rs`, which declares `mod icp_rt;`.
 pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> String {
     let (cases, uses) = rust_cases(program);
+    let selected = select_from(rust_runtime(), Markers::Rust, &uses);
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
-        inline_runtime: single_file.then(|| {
-            codegen::inline_module(&select_from(rust_runtime(), Markers::Rust, &uses).text)
-        }),
+        user_vars: selected
+            .sections
+            .contains(&"var_user")
+            .then_some(program.user_vars.len()),
+        inline_runtime: single_file.then(|| codegen::inline_module(&selected.text)),
         entries: layout::expr_array(
             &format!(
                 "const ICP_ENTRIES: [icp_e::EntrySpec; {}]",
@@ -239,7 +261,6 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
             &source_lines(program),
         )
         .join("\n"),
-        user_vars: program.user_vars.len(),
         name: codegen::escape::rust_string(&super::engine_name(source_name)),
         inv: if uses_inv(&cases) { "inv" } else { "_inv" },
         cases,
@@ -345,13 +366,21 @@ fn call_step(u: &mut Uses, sub: usize, arg: Expr, then: Expr) -> Expr {
     )
 }
 
+/// `icp_e::Step::Enter { sub, arg }`: a call that never comes back.
+fn enter_step(u: &mut Uses, sub: usize, arg: Expr) -> Expr {
+    Expr::Struct(
+        rs(u, &api::ENTER),
+        vec![("sub".into(), atom(sub.to_string())), ("arg".into(), arg)],
+    )
+}
+
 /// The level of the `match` arms in `step` (impl, fn, match).
 const ARM: usize = 3;
 
 /// The arm of statement `pc` (source line `line`), laid out as rustfmt
-/// would: the runtime calls of `interp.rs`'s `step`. `calls`: whether the
-/// program calls a subroutine anywhere ([`calls`]).
-fn arm(u: &mut Uses, calls: bool, pc: usize, op: &Op, line: u32) -> Vec<String> {
+/// would: the runtime calls of `interp.rs`'s `step`. `calls`: what of the
+/// call machinery the program needs ([`Calls`]).
+fn arm(u: &mut Uses, calls: Calls, pc: usize, op: &Op, line: u32) -> Vec<String> {
     let pattern = pc.to_string();
     let value = |e: Expr| layout::expr_arm(ARM, &pattern, &e);
     // A statement of the runtime, then the next statement.
@@ -392,11 +421,39 @@ fn arm(u: &mut Uses, calls: bool, pc: usize, op: &Op, line: u32) -> Vec<String> 
             ));
             layout::block_arm(ARM, &pattern, body, &atom(rs(u, &api::NEXT)))
         }
-        Op::Return(_) if !calls => value(atom(rs(u, &api::STRAY))),
+        Op::Return(_) if !calls.calls => value(atom(rs(u, &api::STRAY))),
         Op::Return(v) => {
             let path = rs(u, &api::RETURN);
             let e = read(u, v);
             value(Expr::call(path, vec![e]))
+        }
+        Op::Cond { sub, .. } if !calls.frames() => {
+            let x = Expr::call("inv.read", vec![var(u, Var::X)]);
+            u.add(&api::READ);
+            value(enter_step(u, *sub, x))
+        }
+        Op::CondTF { sub, arg, .. }
+        | Op::Call {
+            kind: super::ir::CallKind::Set,
+            sub,
+            arg,
+            ..
+        } if !calls.frames() => {
+            let arg = read(u, arg);
+            value(enter_step(u, *sub, arg))
+        }
+        Op::Call { dst, sub, arg, .. } if !calls.frames() => {
+            let each = rs(u, &api::ENTER_EACH);
+            let dst = var(u, *dst);
+            let set = read(u, arg);
+            value(Expr::Struct(
+                each,
+                vec![
+                    ("dst".into(), dst),
+                    ("sub".into(), atom(sub.to_string())),
+                    ("set".into(), set),
+                ],
+            ))
         }
         Op::Cond {
             cond: c,

@@ -33,7 +33,7 @@ impl icp_e::Endgame for IcpProgram {
         ICP_LINES.get(pc).copied().unwrap_or(0)
     }
 
-{%- if user_vars > 0 %}
+{%- if let Some(user_vars) = user_vars %}
 
     fn user_vars(&self) -> usize {
         {{ user_vars }}

@@ -11,7 +11,7 @@
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::api;
 use super::super::runtime::engine::Cond;
-use super::{CaseView, Selected, calls, cases, select_from, source_lines, uses_inv};
+use super::{Calls, CaseView, Selected, cases, select_from, source_lines, uses_inv};
 use crate::codegen::escape::c_string_chunks;
 use crate::codegen::sections::{Entry, Markers, Uses};
 use crate::codegen::{self, Syntax, literal};
@@ -58,7 +58,7 @@ fn c_cases(program: &Program) -> (Vec<CaseView>, Uses) {
     ] {
         uses.add(entry);
     }
-    let calls = calls(program);
+    let calls = Calls::of(program);
     let cases = cases(program, |_, op, line| body(&mut uses, calls, op, line));
     (cases, uses)
 }
@@ -176,8 +176,8 @@ fn cond(u: &mut Uses, c: Cond) -> String {
 }
 
 /// The case of one statement: the runtime calls of `interp.rs`'s `step`.
-/// `calls`: whether the program calls a subroutine anywhere.
-fn body(u: &mut Uses, calls: bool, op: &Op, line: u32) -> String {
+/// `calls`: what of the call machinery the program needs.
+fn body(u: &mut Uses, calls: Calls, op: &Op, line: u32) -> String {
     let call = |u: &mut Uses, entry: &Entry, args: Vec<String>| {
         let mut all = vec!["inv".to_string()];
         all.extend(args);
@@ -190,7 +190,25 @@ fn body(u: &mut Uses, calls: bool, op: &Op, line: u32) -> String {
             let args = [line.to_string(), read(u, a), read(u, b), read(u, c)];
             format!("return {}({});", u.c(&api::BREAK), args.join(", "))
         }
-        Op::Return(_) if !calls => format!("return {};", u.c(&api::STRAY)),
+        Op::Return(_) if !calls.calls => format!("return {};", u.c(&api::STRAY)),
+        Op::Cond { sub, .. } if !calls.frames() => {
+            let x = read(u, &Operand::Var(Var::X));
+            call(u, &api::ENTER, vec![sub.to_string(), x])
+        }
+        Op::CondTF { sub, arg, .. }
+        | Op::Call {
+            kind: CallKind::Set,
+            sub,
+            arg,
+            ..
+        } if !calls.frames() => {
+            let args = vec![sub.to_string(), read(u, arg)];
+            call(u, &api::ENTER, args)
+        }
+        Op::Call { dst, sub, arg, .. } if !calls.frames() => {
+            let args = vec![var(u, *dst), sub.to_string(), read(u, arg)];
+            call(u, &api::ENTER_EACH, args)
+        }
         Op::Return(v) => {
             let args = vec![read(u, v)];
             call(u, &api::RETURN, args)

@@ -189,6 +189,16 @@ pub const RETURN: Entry = entry("RETURN", "engine::Step::Return", "icp_do_return
 /// `SELECT`, `MAP`): never inside a subroutine, so always the error of
 /// §5.2, and no call stack to carry.
 pub const STRAY: Entry = entry("RETURN", "engine::Step::Stray", "ICP_STEP_STRAY", "stray");
+/// A call (`COND`, `CONDT`, `CONDF`, `SET`) in a program without `RETURN`:
+/// its subroutine never comes back, so the engine carries no call stack.
+pub const ENTER: Entry = entry("enter", "engine::Step::Enter", "icp_do_enter", "enter");
+/// `SELECT`, `MAP` in a program without `RETURN`.
+pub const ENTER_EACH: Entry = entry(
+    "enter each",
+    "engine::Step::EnterEach",
+    "icp_do_enter_each",
+    "enter_each",
+);
 /// `COND c,t1,t2`.
 pub const COND: Entry = entry("COND", "engine::Invocation::cond", "icp_do_cond", "cond");
 /// `CONDV c,v,t`.
@@ -769,6 +779,8 @@ pub const ENTRIES: &[Entry] = &[
     BREAK,
     RETURN,
     STRAY,
+    ENTER,
+    ENTER_EACH,
     COND,
     CONDV,
     CONDTF,

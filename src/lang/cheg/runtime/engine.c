@@ -1383,6 +1383,12 @@ typedef struct {
 /* @section stray */
 #define ICP_STEP_STRAY 8
 /* @end stray */
+/* @section enter: entered max_calls */
+#define ICP_STEP_ENTER 9
+/* @end enter */
+/* @section enter_each: entered val_set want_set write max_calls */
+#define ICP_STEP_ENTER_EACH 10
+/* @end enter_each */
 /* What a call does with its result. */
 /* @section set: call write */
 #define ICP_THEN_STORE 0
@@ -2142,6 +2148,29 @@ ICP_LIGHT static int icp_do_call(icp_inv *inv, size_t sub, icp_value arg, int th
 }
 /* @end call */
 
+/* @section enter */
+/* A call in a program without RETURN: the subroutine never comes back,
+ * so only X and the depth of calls matter (engine.rs Step::Enter). */
+ICP_LIGHT static int icp_do_enter(icp_inv *inv, size_t sub, icp_value arg)
+{
+    inv->step_sub = sub;
+    inv->step_value = arg;
+    return ICP_STEP_ENTER;
+}
+/* @end enter */
+
+/* @section enter_each */
+/* SELECT / MAP w,t,v in a program without RETURN (engine.rs
+ * Step::EnterEach). */
+ICP_LIGHT static int icp_do_enter_each(icp_inv *inv, icp_var dst, size_t sub, icp_value set)
+{
+    inv->step_var = dst;
+    inv->step_sub = sub;
+    inv->step_value = set;
+    return ICP_STEP_ENTER_EACH;
+}
+/* @end enter_each */
+
 /* @section cond */
 /* COND c,t1,t2 */
 ICP_LIGHT static int icp_do_cond(icp_inv *inv, icp_cond cond, size_t sub, size_t target)
@@ -2880,22 +2909,25 @@ ICP_LIGHT static long icp_match_entry(const icp_program *program, const icp_posi
     return -1;
 }
 
-/* @section push_frame: frames regrow */
-ICP_COLD static void icp_frame_error(icp_inv *inv, size_t pc, const char *what)
+/* @section max_calls */
+/* A call nested too deep (§5.2), at statement pc. */
+ICP_COLD static void icp_calls_too_deep(icp_inv *inv, size_t pc)
 {
+    char message[64];
+    snprintf(message, sizeof message, "calls nested more than %d deep (" ICP_SECT "5.2)", ICP_MAX_CALLS);
     inv->pc = pc;
-    icp_fault_str(inv, what);
+    icp_fault_str(inv, message);
 }
+/* @end max_calls */
+
+/* @section push_frame: frames regrow max_calls */
 
 /* Starts a call: X = arg, the frame remembers what to do after. */
 ICP_LIGHT static icp_frame *icp_push_frame(icp_inv *inv, icp_frame **frames, size_t *count, size_t *cap, size_t pc)
 {
     icp_frame *f;
-    if (*count >= ICP_MAX_CALLS) {
-        char message[64];
-        snprintf(message, sizeof message, "calls nested more than %d deep (" ICP_SECT "5.2)", ICP_MAX_CALLS);
-        icp_frame_error(inv, pc, message);
-    }
+    if (*count >= ICP_MAX_CALLS)
+        icp_calls_too_deep(inv, pc);
     if (*count == *cap) {
         *cap = *cap ? *cap * 2 : 8;
         *frames = icp_regrow(*frames, *cap, sizeof **frames);
@@ -2923,6 +2955,10 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
 /* @section push_frame */
     size_t cap = 0;
 /* @end push_frame */
+/* @section entered: max_calls */
+    /* Calls entered (in a program without RETURN, none comes back). */
+    size_t entered = 0;
+/* @end entered */
     size_t pc = start, k;
     uint64_t executed = 0;
     icp_outcome result;
@@ -3110,6 +3146,36 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
             break;
         }
 /* @end return */
+/* @section enter */
+        case ICP_STEP_ENTER:
+            if (entered >= ICP_MAX_CALLS)
+                icp_calls_too_deep(inv, pc);
+            entered++;
+            icp_drop(&inv->x);
+            inv->x = inv->step_value;
+            pc = inv->step_sub;
+            break;
+/* @end enter */
+/* @section enter_each */
+        case ICP_STEP_ENTER_EACH: {
+            icp_value items = inv->step_value;
+            icp_want_set(inv, &items);
+            if (items.as.set->len == 0) {
+                icp_drop(&items);
+                icp_write(inv, inv->step_var, icp_set_value(icp_set_new(0)));
+                pc++;
+                break;
+            }
+            if (entered >= ICP_MAX_CALLS)
+                icp_calls_too_deep(inv, pc);
+            entered++;
+            icp_drop(&inv->x);
+            inv->x = icp_ref(&items.as.set->items[0]);
+            icp_drop(&items);
+            pc = inv->step_sub;
+            break;
+        }
+/* @end enter_each */
 /* @section stray */
         case ICP_STEP_STRAY:
             icp_fault_str(inv, "RETURN outside a subroutine (" ICP_SECT "5.2)");
@@ -3120,6 +3186,10 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
             if (count > 0)
                 icp_fault_str(inv, "a subroutine fell into an ENTRY or END line (" ICP_SECT "5.2)");
 /* @end frames */
+/* @section entered */
+            if (entered > 0)
+                icp_fault_str(inv, "a subroutine fell into an ENTRY or END line (" ICP_SECT "5.2)");
+/* @end entered */
             over = 1;
             break;
 /* @section leave */

@@ -1795,7 +1795,7 @@ pub fn exchange_elements(u: Value, i: &Value, j: &Value) -> Result<Value, Fault>
 
 // ------------------------------------------------------ the program hook
 
-// @section frames
+// @section frames: fell_into_fence
 /// What a call does with its result when the subroutine returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Then {
@@ -1866,6 +1866,30 @@ pub enum Step {
         set: Value,
     },
     // @end each
+    // @section enter: x entered
+    /// A call in a program without `RETURN`: the subroutine never comes
+    /// back (it ends the invocation), so only `X` and the depth of calls
+    /// matter (§5.2).
+    Enter {
+        /// The subroutine's first statement.
+        sub: usize,
+        /// X for the call.
+        arg: Value,
+    },
+    // @end enter
+    // @section enter_each: x entered write set_owned items val_set
+    /// `SELECT`/`MAP` in a program without `RETURN`: an empty set gives
+    /// the empty set, else the subroutine is entered with its first
+    /// element, never to come back.
+    EnterEach {
+        /// Where the (empty) result goes.
+        dst: Var,
+        /// The subroutine.
+        sub: usize,
+        /// The set.
+        set: Value,
+    },
+    // @end enter_each
     // @section return
     /// `RETURN v`.
     Return(Value),
@@ -2581,6 +2605,10 @@ fn run_invocation(
     // @section frames
     let mut frames: Vec<Frame> = Vec::new();
     // @end frames
+    // @section entered: max_calls fell_into_fence
+    // Calls entered (in a program without `RETURN`, none comes back).
+    let mut entered = 0;
+    // @end entered
     let mut executed: u64 = 0;
     let error = |pc: usize, message: String| RuntimeError {
         line: program.line(pc),
@@ -2619,10 +2647,7 @@ fn run_invocation(
             // @section call: frames x max_calls
             Step::Call { sub, arg, then } => {
                 if frames.len() >= MAX_CALLS {
-                    return Err(error(
-                        pc,
-                        format!("calls nested more than {MAX_CALLS} deep (§5.2)"),
-                    ));
+                    return Err(error(pc, too_deep()));
                 }
                 let saved_x = std::mem::replace(&mut inv.x, arg);
                 frames.push(Frame {
@@ -2648,10 +2673,7 @@ fn run_invocation(
                     continue;
                 }
                 if frames.len() >= MAX_CALLS {
-                    return Err(error(
-                        pc,
-                        format!("calls nested more than {MAX_CALLS} deep (§5.2)"),
-                    ));
+                    return Err(error(pc, too_deep()));
                 }
                 let arg = items[0].clone();
                 let saved_x = std::mem::replace(&mut inv.x, arg);
@@ -2671,6 +2693,37 @@ fn run_invocation(
                 None
             }
             // @end each
+            // @section enter
+            Step::Enter { sub, arg } => {
+                if entered >= MAX_CALLS {
+                    return Err(error(pc, too_deep()));
+                }
+                entered += 1;
+                inv.x = arg;
+                inv.pc = sub;
+                None
+            }
+            // @end enter
+            // @section enter_each
+            Step::EnterEach { dst, sub, set } => {
+                let items = set_owned(set).map_err(|m| error(pc, m))?;
+                match items.first() {
+                    None => {
+                        inv.write(dst, Value::Set(Items::default()));
+                        inv.pc = pc + 1;
+                    }
+                    Some(first) => {
+                        if entered >= MAX_CALLS {
+                            return Err(error(pc, too_deep()));
+                        }
+                        entered += 1;
+                        inv.x = first.clone();
+                        inv.pc = sub;
+                    }
+                }
+                None
+            }
+            // @end enter_each
             // @section return: frames x stray_return
             Step::Return(value) => {
                 let Some(frame) = frames.pop() else {
@@ -2765,12 +2818,14 @@ fn run_invocation(
                 // ran into it (§5.2).
                 // @section frames
                 if !frames.is_empty() {
-                    return Err(error(
-                        pc,
-                        "a subroutine fell into an ENTRY or END line (§5.2)".into(),
-                    ));
+                    return Err(error(pc, fell_into_fence()));
                 }
                 // @end frames
+                // @section entered
+                if entered > 0 {
+                    return Err(error(pc, fell_into_fence()));
+                }
+                // @end entered
                 Some(Outcome::Leave)
             }
             // @section leave
@@ -2801,6 +2856,21 @@ fn returned_logical(value: &Value, what: &str) -> Result<bool, Fault> {
     ))
 }
 // @end returned_logical
+
+// @section max_calls
+/// The runtime error of a call nested too deep (§5.2).
+fn too_deep() -> String {
+    format!("calls nested more than {MAX_CALLS} deep (§5.2)")
+}
+// @end max_calls
+
+// @section fell_into_fence
+/// The runtime error of a subroutine that reaches an `ENTRY` or `END`
+/// line (§5.2).
+fn fell_into_fence() -> String {
+    "a subroutine fell into an ENTRY or END line (§5.2)".into()
+}
+// @end fell_into_fence
 
 // @section stray_return
 /// The runtime error of a `RETURN` with no call active (§5.2).
