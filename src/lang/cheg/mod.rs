@@ -15,7 +15,8 @@ pub mod interp;
 pub mod ir;
 
 /// The chess-engine runtime in Rust (std only, no unsafe, never panics):
-/// compiled into icp2c for `run`, and pasted into generated Rust as the
+/// compiled into icp2c for `run` (whole), and pasted into generated Rust,
+/// cut down to the sections a program uses ([`runtime::api`]), as the
 /// sibling modules `chess`, `engine` and `uci` of `icp_rt`.
 pub mod runtime {
     pub mod api;

@@ -5,7 +5,8 @@
  * mailbox with per-colour and per-kind bit masks, the same legal
  * generation (checkers and pins from one scan from the king) in the same
  * order, the same FEN messages. Keep the two in step: tests/cheg.rs and
- * the conformance suites compare the engines built on each.
+ * the conformance suites compare the engines built on each. Cut into
+ * sections as chess.rs is (runtime/api.rs).
  *
  * Squares are rank * 8 + file (a1 = 0, h8 = 63); the mailbox uses 0x88
  * squares rank * 16 + file.

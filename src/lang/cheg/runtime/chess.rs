@@ -2,8 +2,9 @@
 //! position, FEN, legal moves in the contract's order, make, check, perft.
 //!
 //! Std only, no unsafe, never panics. This file is compiled into icp2c and
-//! embedded verbatim into generated Rust as a sibling module of `engine` and
-//! `uci`, so it refers to nothing outside itself.
+//! embedded into generated Rust as a sibling module of `engine` and `uci`,
+//! cut down to the sections a program uses (`api.rs`), so it refers to
+//! nothing outside itself.
 //!
 //! Squares are numbered `rank * 8 + file` with file 0 = a and rank 0 = 1
 //! (a1 = 0, b1 = 1, …, h8 = 63): absolute, White at the bottom.

@@ -17,6 +17,15 @@
  *
  * The generated program does control flow only: icp_program_step runs one
  * statement through the icp_do_* functions below and returns a step code.
+ *
+ * Cut into sections as engine.rs is (runtime/api.rs): a program carries
+ * the core and the sections it reaches, so that -Wall -Wextra -Werror,
+ * which report an unused static function or parameter, prove it carries
+ * nothing unused. Dispatchers therefore use their operands outside any
+ * case (icp_do_unary, icp_do_binary, icp_do_jump compute in place; a
+ * condition test consumes its value), the constants a section adds are
+ * macros of their own, and the conditions and orderings find the node and
+ * the line of their errors in the running invocation, icp_current.
  * --------------------------------------------------------------------- */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -2,9 +2,12 @@
 //! orderings (§4), the instructions' semantics (§5), the search that
 //! consults the endgame program (§6, §7.3) and runtime errors (§9).
 //!
-//! Std only, no unsafe, never panics. Embedded verbatim into generated Rust
-//! beside `chess` and `uci`: it refers to them as `super::chess` and
-//! `super::uci`, and to nothing else.
+//! Std only, no unsafe, never panics. Embedded into generated Rust beside
+//! `chess` and `uci`, cut down to the sections a program uses (`api.rs`):
+//! it refers to them as `super::chess` and `super::uci`, and to nothing
+//! else. A section's absence leaves no parameter, binding or `mut` unused:
+//! typed reads of a value are `if let`s over its type's section, and what
+//! only some tests or statements read rides in a match's scrutinee.
 //!
 //! # Who does what
 //! The program (the interpreter walking the IR, or generated code) does

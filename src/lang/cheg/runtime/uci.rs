@@ -1,8 +1,9 @@
 //! The engine's command line and the UCI protocol (`spec/cheg.md` §7.4,
 //! §7.5).
 //!
-//! Std only, no unsafe, never panics. Embedded verbatim into generated Rust
-//! beside `chess` and `engine`.
+//! Std only, no unsafe, never panics. Embedded into generated Rust beside
+//! `chess` and `engine`, cut down to the sections a program uses
+//! (`api.rs`).
 //!
 //! The engine reads its commands through [`Commands`] and the time through
 //! [`Clock`], so that each host gives what it has: a generated engine and
