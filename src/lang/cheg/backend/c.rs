@@ -352,19 +352,3 @@ fn body(u: &mut Uses, calls: Calls, op: &Op, line: u32) -> String {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::codegen::sections::Runtime;
-
-    #[test]
-    fn every_name_the_c_back_end_writes_is_a_row_of_the_table() {
-        // The C runtime parses, and each row's C symbol is in it.
-        let rt = Runtime::parse(RUNTIME, Markers::C).unwrap();
-        let all = rt.all();
-        for e in api::ENTRIES.iter().filter(|e| !e.c.is_empty()) {
-            assert!(all.contains(e.c), "{} missing from the C runtime", e.c);
-        }
-    }
-}
