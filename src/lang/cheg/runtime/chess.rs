@@ -41,6 +41,12 @@
 // chains, so nested `if let`s stay nested.
 #![allow(clippy::collapsible_if)]
 
+// The engine's core (chess, the search, UCI: everything outside a
+// section) needs no section; a program carries the sections its
+// statements use besides (`api.rs`).
+// @section core
+// @end core
+
 /// A square, `0..64`: `rank * 8 + file`, a1 = 0, h1 = 7, a8 = 56, h8 = 63.
 pub type Square = u8;
 
