@@ -14,9 +14,11 @@
 //! with no `RETURN`, `VALON` without `PLAY`), and random programs of the differential generator
 //! (`tests/support/cheg_gen.rs`), which together cover every instruction,
 //! condition and ordering. `ICP2C_CHEG_SECTION_PROGRAMS=N` builds N random
-//! programs (default 16); `ICP2C_CHEG_SECTION_CRATES=N` builds the first N
-//! programs of the list as crates under clippy (default 12; each crate is
-//! a cargo run).
+//! programs (default 12; from 100 on, the test checks that they use every
+//! instruction, condition and ordering between them);
+//! `ICP2C_CHEG_SECTION_CRATES=N` builds the first N programs of the list
+//! (the examples, then one per entry, then the random ones) as crates
+//! under clippy (default 8; each crate is a cargo run).
 
 mod support;
 
@@ -261,7 +263,7 @@ fn programs() -> Vec<(String, String)> {
     let count: usize = std::env::var("ICP2C_CHEG_SECTION_PROGRAMS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(16);
+        .unwrap_or(12);
     let mut rng = support::progen::Rng(0x5ec7_1045_0000_0001);
     for i in 0..count {
         let size = 4 + rng.below(12);
@@ -383,7 +385,7 @@ fn every_engine_builds_with_the_flags_that_report_anything_unused() {
     let crates: usize = std::env::var("ICP2C_CHEG_SECTION_CRATES")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(12);
+        .unwrap_or(8);
     let target = dir.join("target");
     for (i, program) in checked.iter().enumerate().take(crates) {
         let name = format!("sections_{i}");
