@@ -199,8 +199,9 @@ fn an_engine_of_one_instruction_is_a_fraction_of_one_of_every_instruction() {
     let (rust_one, rust_all) = (lines(&one, Target::Rust), lines(&all, Target::Rust));
     eprintln!("C: {c_one} lines (ADD) vs {c_all} (every instruction)");
     eprintln!("Rust: {rust_one} lines (ADD) vs {rust_all} (every instruction)");
-    // Measured when written: C 4,3xx vs 6,2xx lines, Rust 3,3xx vs 6,1xx
-    // (the core, chess, search and UCI, is most of an engine).
+    // Measured when written: C 4,417 lines (ADD) vs 6,606, Rust 4,129 vs
+    // 6,916; an engine of nothing but `END` has 4,209 and 4,026. The core
+    // (chess, the search, UCI) is most of an engine.
     assert!(c_one * 10 < c_all * 8, "C: {c_one} vs {c_all}");
     assert!(
         rust_one * 10 < rust_all * 7,
