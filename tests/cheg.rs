@@ -9,8 +9,8 @@ use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;
 use icp2c::lang::cheg::runtime::chess::{Colour, Kind, Piece, Position};
 use icp2c::lang::cheg::runtime::engine::{
-    self, Binary, Compare, EntrySpec, MoveValue, Node, Test, Unary, Value, binary, convert,
-    match_entry, unary,
+    self, Binary, EntrySpec, MoveValue, Node, Test, Unary, Value, binary, convert, match_entry,
+    unary,
 };
 
 fn program(name: &str) -> Program {
@@ -258,7 +258,7 @@ fn entry_matching() {
             start: 2,
             mover: (0, 1, 0, 0, None),
             other: (0, 0, 0, 0, None),
-            pawn_diff: Some((Compare::Gt, 0)),
+            pawn_diff: Some((std::cmp::Ordering::Greater, 0)),
         },
         EntrySpec {
             start: 3,

@@ -10,7 +10,6 @@
 
 mod support;
 
-use icp2c::codegen::{Layout, Target};
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;
 use support::Ran;
@@ -87,59 +86,62 @@ fn cases() -> Vec<Case> {
         .collect()
 }
 
-/// One executable holding every program's Rust engine: the runtime once,
-/// each program a module, the first argument picks it.
-fn build_rust_batch(cases: &[Case], dir: &std::path::Path) -> std::path::PathBuf {
-    let mut text = String::from("#![allow(dead_code)]\n");
-    let mut runtime = None;
-    for (i, case) in cases.iter().enumerate() {
-        let files = case
-            .program
-            .emit(Target::Rust, Layout::Crate, "gen.cheg", "gen")
+/// Programs per Rust batch: each carries its own runtime (the sections its
+/// program uses), so a batch is as long as its programs' engines.
+const BATCH: usize = 12;
+
+/// Executables holding the programs' Rust engines, `BATCH` a batch: each
+/// program a module with its own runtime, as its one-file Rust has it, the
+/// first argument picks it. Built with `-D warnings` and no `allow`: each
+/// runtime holds only what its program uses. Returns, for each case, its
+/// executable and its number in it.
+fn build_rust_batches(cases: &[Case], dir: &std::path::Path) -> Vec<(std::path::PathBuf, usize)> {
+    let batches: Vec<usize> = (0..cases.len().div_ceil(BATCH)).collect();
+    let exes = support::parallel(&batches, |&b| {
+        let members = &cases[b * BATCH..((b + 1) * BATCH).min(cases.len())];
+        let mut text = String::new();
+        for (i, case) in members.iter().enumerate() {
+            let program = case.program.emit_rust("gen.cheg");
+            assert!(program.contains("\nmod icp_rt {") && program.contains(".skip(1)"));
+            let module = program
+                .replace("fn main()", "pub fn main()")
+                .replace(".skip(1)", ".skip(2)");
+            text.push_str(&format!("mod p{i} {{\n{module}\n}}\n"));
+        }
+        text.push_str(
+            "fn main() {\n    match std::env::args().nth(1).unwrap_or_default().as_str() {\n",
+        );
+        for i in 0..members.len() {
+            text.push_str(&format!("        \"{i}\" => p{i}::main(),\n"));
+        }
+        text.push_str("        _ => std::process::exit(99),\n    }\n}\n");
+        let src = dir.join(format!("batch{b}.rs"));
+        let exe = dir.join(format!("batch{b}"));
+        std::fs::write(&src, text).unwrap();
+        let out = std::process::Command::new("rustc")
+            .args([
+                "--edition",
+                "2021",
+                "-D",
+                "warnings",
+                "-C",
+                "opt-level=1",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(&src)
+            .output()
             .unwrap();
-        let main = &files[1].contents;
-        runtime.get_or_insert_with(|| files[2].contents.clone());
-        assert!(main.contains("mod icp_rt;") && main.contains(".skip(1)"));
-        let module = main
-            .replace("mod icp_rt;", "use super::icp_rt;")
-            .replace("fn main()", "pub fn main()")
-            .replace(".skip(1)", ".skip(2)");
-        text.push_str(&format!("mod p{i} {{\n{module}\n}}\n"));
-    }
-    text.push_str(&format!(
-        "mod icp_rt {{\n{}\n}}\n",
-        runtime.unwrap_or_default()
-    ));
-    text.push_str(
-        "fn main() {\n    match std::env::args().nth(1).unwrap_or_default().as_str() {\n",
-    );
-    for i in 0..cases.len() {
-        text.push_str(&format!("        \"{i}\" => p{i}::main(),\n"));
-    }
-    text.push_str("        _ => std::process::exit(99),\n    }\n}\n");
-    let src = dir.join("batch.rs");
-    let exe = dir.join("batch");
-    std::fs::write(&src, text).unwrap();
-    let out = std::process::Command::new("rustc")
-        .args([
-            "--edition",
-            "2021",
-            "-D",
-            "warnings",
-            "-C",
-            "opt-level=1",
-            "-o",
-        ])
-        .arg(&exe)
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "rustc failed on the batch:\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    exe
+        assert!(
+            out.status.success(),
+            "rustc failed on batch {b}:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        exe
+    });
+    (0..cases.len())
+        .map(|i| (exes[i / BATCH].clone(), i % BATCH))
+        .collect()
 }
 
 fn differ(case: &Case, what: &str, engine: &str, got: &Ran, want: &Ran) -> Option<String> {
@@ -166,7 +168,7 @@ fn random_programs_and_sessions_agree_in_every_engine() {
     } else {
         &[]
     };
-    let rust = build_rust_batch(&cases, dir.path());
+    let rust = build_rust_batches(&cases, dir.path());
     let indices: Vec<usize> = (0..cases.len()).collect();
     let failures: Vec<String> = support::parallel(&indices, |&i| {
         let case = &cases[i];
@@ -188,10 +190,11 @@ fn random_programs_and_sessions_agree_in_every_engine() {
             let want = interpret(&case.program, &args, &input);
             let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
             let got_c = support::run_exe(&c, &arg_refs, &input);
-            let mut rust_args = vec![i.to_string()];
+            let (rust_exe, number) = &rust[i];
+            let mut rust_args = vec![number.to_string()];
             rust_args.extend(args.iter().cloned());
             let rust_refs: Vec<&str> = rust_args.iter().map(String::as_str).collect();
-            let mut got_rust = support::run_exe(&rust, &rust_refs, &input);
+            let mut got_rust = support::run_exe(rust_exe, &rust_refs, &input);
             let (mut got_c, mut want) = (got_c, want);
             if args.is_empty() {
                 // `time`, `nps` and where `readyok` lands depend on the

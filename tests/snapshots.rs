@@ -37,15 +37,33 @@ type Selected = [(String, String); 3];
 
 /// The placeholder of a pasted runtime: the sections it holds (the
 /// regions kept besides the unmarked core), in a comment of `open` and
-/// `close`.
+/// `close`, filled to 96 columns.
 fn placeholder<'a>(open: &str, sections: impl IntoIterator<Item = &'a str>, close: &str) -> String {
     let names: Vec<&str> = sections.into_iter().collect();
-    let names = if names.is_empty() {
-        "none, the core alone".to_string()
-    } else {
-        names.join(", ")
-    };
-    format!("{open} … runtime sections: {names} …{close}")
+    let lead = if open.starts_with("/*") { " *" } else { "//" };
+    let mut out = String::new();
+    let mut line = format!("{open} … runtime sections:");
+    if names.is_empty() {
+        line.push_str(" none, the core alone");
+    }
+    for (i, name) in names.iter().enumerate() {
+        let word = if i + 1 < names.len() {
+            format!("{name},")
+        } else {
+            name.to_string()
+        };
+        if line.len() + 1 + word.len() > 96 {
+            out.push_str(&line);
+            out.push('\n');
+            line = lead.to_string();
+        }
+        line.push(' ');
+        line.push_str(&word);
+    }
+    out.push_str(&line);
+    out.push_str(" …");
+    out.push_str(close);
+    out
 }
 
 const LANGUAGES: &[Snapshots] = &[
@@ -98,19 +116,20 @@ const LANGUAGES: &[Snapshots] = &[
     Snapshots {
         language: Language::Cheg,
         folder: "cheg",
-        runtimes: || {
-            vec![
+        runtimes: Vec::new,
+        selected: Some(|program| {
+            let ir = program.ir::<cheg::Cheg>().expect("a CHEG program");
+            let c = cheg::backend::c::select(ir);
+            let rust = cheg::backend::select(ir);
+            [
+                (c.text, placeholder("/*", c.sections, " */\n")),
                 (
-                    sections::whole(cheg::backend::c::RUNTIME, sections::Markers::C).unwrap(),
-                    "/* … src/codegen/prelude.c, src/lang/cheg/runtime/{chess,engine,uci}.c … */\n",
+                    codegen::rust::inline(&rust.text),
+                    placeholder("// mod icp_rt:", rust.sections.clone(), ""),
                 ),
-                (
-                    codegen::inline_runtime(&cheg::backend::runtime()),
-                    "// … mod icp_rt: src/lang/cheg/runtime/{chess,engine,uci}.rs, indented …",
-                ),
+                (rust.text, placeholder("//", rust.sections, "\n")),
             ]
-        },
-        selected: None,
+        }),
         rust_runtime: cheg::backend::runtime,
     },
 ];

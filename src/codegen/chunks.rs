@@ -22,7 +22,7 @@ pub const C_CHUNK: usize = 512;
 
 /// Statements per Rust chunk function (rustc's time per function grows
 /// faster than gcc's).
-pub const RUST_CHUNK: usize = 256;
+pub const RUST_CHUNK: usize = 64;
 
 /// Above this many statements, gcc compiles the chunk functions at `-O0`
 /// ([`C_LEAN`]).
@@ -67,9 +67,9 @@ pub struct Dense {
     pub doc: Vec<String>,
     /// C: the return type. Rust: the return type after `->`.
     pub returns: String,
-    /// The parameters as declared (C: `icp_game *g, size_t pc`; Rust:
-    /// `game: &mut icp_rt::Game<'_>, pc: usize`).
-    pub params: String,
+    /// The parameters as declared, one each (C: `icp_game *g`, `long
+    /// pc`; Rust: `game: &mut icp_rt::Game<'_>`, `pc: usize`).
+    pub params: Vec<String>,
     /// The arguments that pass them on (`g, pc`).
     pub args: String,
     /// The name of the statement-number parameter (`pc`).
@@ -80,15 +80,66 @@ pub struct Dense {
     /// Rust: the match is the function's value wrapped as `{wrap}(match
     /// … )` when not empty (`Ok`).
     pub wrap: String,
+    /// C: the storage class and attributes of the functions (`static`,
+    /// or `ICP_LIGHT static` for a runtime's optimisation level); lean
+    /// chunks take `ICP_CHUNK` instead.
+    pub storage: String,
+    /// A parameter that some statements may not use ([`Idle`]).
+    pub idle: Option<Idle>,
     /// The statements, in order of `pc` from 0.
     pub cases: Vec<Case>,
+}
+
+/// A parameter a function's statements may not use (a CHEG invocation
+/// that only some statements read): in a function none of whose
+/// statements name it, Rust writes it `_name` and C says `(void)name;` in
+/// its `default`, so that neither compiler reports an unused parameter.
+#[derive(Clone, Debug)]
+pub struct Idle {
+    /// The parameter's name (`inv`).
+    pub name: String,
+}
+
+impl Idle {
+    /// Whether no line of `cases` names the parameter (as a whole word).
+    fn unused_by(&self, cases: &[Case]) -> bool {
+        !cases.iter().flat_map(|c| &c.lines).any(|line| {
+            line.split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+                .any(|word| word == self.name)
+        })
+    }
+}
+
+/// One function of statements, as the templates lay it out.
+struct Chunk<'a> {
+    cases: &'a [Case],
+    /// C: its parameters. Rust: its signature up to `{`, laid out as
+    /// rustfmt does (`{name}` stands for the function's name).
+    signature: String,
+    /// C: its `default` statement.
+    default: String,
+}
+
+/// `fn NAME(PARAMS) -> RET {` as rustfmt lays out a signature: on one line
+/// when it fits in 100 columns, else one parameter a line.
+fn rust_signature(name: &str, params: &[String], ret: &str) -> String {
+    let one = format!("fn {name}({}) -> {ret} {{", params.join(", "));
+    if super::layout::width(&one) <= super::layout::MAX_WIDTH {
+        return one;
+    }
+    let mut out = format!("fn {name}(\n");
+    for p in params {
+        out.push_str(&format!("    {p},\n"));
+    }
+    out.push_str(&format!(") -> {ret} {{"));
+    out
 }
 
 #[derive(Template)]
 #[template(path = "common/c/chunks.c", escape = "none")]
 struct CView<'a> {
     d: &'a Dense,
-    chunks: Vec<&'a [Case]>,
+    chunks: Vec<Chunk<'a>>,
     size: usize,
     lean: bool,
     c_lean: &'static str,
@@ -98,18 +149,73 @@ struct CView<'a> {
 #[template(path = "common/rust/chunks.rs", escape = "none")]
 struct RustView<'a> {
     d: &'a Dense,
-    chunks: Vec<&'a [Case]>,
+    chunks: Vec<Chunk<'a>>,
     size: usize,
 }
 
 impl Dense {
+    /// The statements cut into functions of `size`, each with its
+    /// parameters and `default` (at least one function, maybe of none).
+    fn chunks(&self, size: usize, rust: bool) -> Vec<Chunk<'_>> {
+        let parts: Vec<&[Case]> = if self.cases.is_empty() {
+            vec![&self.cases[..]]
+        } else {
+            self.cases.chunks(size).collect()
+        };
+        let single = parts.len() == 1;
+        parts
+            .into_iter()
+            .enumerate()
+            .map(|(k, cases)| {
+                let idle = self.idle.as_ref().filter(|i| i.unused_by(cases));
+                let name = if single {
+                    self.name.clone()
+                } else {
+                    format!("{}_{k}", self.name)
+                };
+                let params: Vec<String> = self
+                    .params
+                    .iter()
+                    .map(|p| match idle {
+                        Some(i) if rust && p.starts_with(&format!("{}:", i.name)) => {
+                            format!("_{p}")
+                        }
+                        _ => p.clone(),
+                    })
+                    .collect();
+                Chunk {
+                    cases,
+                    signature: if rust {
+                        rust_signature(&name, &params, &self.returns)
+                    } else {
+                        params.join(", ")
+                    },
+                    default: match idle {
+                        Some(i) if !rust => format!("(void){};\n        {}", i.name, self.default),
+                        _ => self.default.clone(),
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// The dispatcher's Rust signature (several functions).
+    fn rust_dispatcher(&self) -> String {
+        rust_signature(&self.name, &self.params, &self.returns)
+    }
+
+    /// The C parameters, joined.
+    fn c_params(&self) -> String {
+        self.params.join(", ")
+    }
+
     /// The C functions (no blank line before or after): `{name}` alone for a program of at most
     /// [`C_CHUNK`] statements, else `{name}_0` … and `{name}` dispatching
     /// on `pc / C_CHUNK`; `ICP_CHUNK` ([`C_LEAN`]) above [`LEAN`].
     pub fn c(&self) -> String {
         let view = CView {
             d: self,
-            chunks: self.cases.chunks(C_CHUNK).collect(),
+            chunks: self.chunks(C_CHUNK, false),
             size: C_CHUNK,
             lean: self.cases.len() > LEAN,
             c_lean: C_LEAN,
@@ -126,7 +232,7 @@ impl Dense {
     pub fn rust(&self) -> String {
         let view = RustView {
             d: self,
-            chunks: self.cases.chunks(RUST_CHUNK).collect(),
+            chunks: self.chunks(RUST_CHUNK, true),
             size: RUST_CHUNK,
         };
         super::render(&view, super::Syntax::Rust)
@@ -160,11 +266,13 @@ mod tests {
             name: "icp_move".into(),
             doc: vec!["Runs move pc.".into()],
             returns: "long".into(),
-            params: "long pc".into(),
+            params: vec!["long pc".into()],
             args: "pc".into(),
             pc: "pc".into(),
             default: "return -1;".into(),
             wrap: String::new(),
+            storage: "static".into(),
+            idle: None,
             cases: (0..n)
                 .map(|pc| Case {
                     pc,
@@ -196,7 +304,7 @@ mod tests {
         )));
         let mut d = dense(RUST_CHUNK + 1);
         d.returns = "usize".into();
-        d.params = "pc: usize".into();
+        d.params = vec!["pc: usize".into()];
         d.default = "usize::MAX".into();
         d.cases
             .iter_mut()

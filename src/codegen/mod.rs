@@ -6,7 +6,7 @@
 //! targets and layouts a caller may ask for ([`EmitRequest`]), the answer
 //! for a target a language does not have yet ([`Unsupported`]), escaping
 //! ([`escape`]), the generated crate's `Cargo.toml` ([`cargo`]) and the way
-//! a crate's files are laid out ([`crate_files`]).
+//! a crate's files are laid out ([`rust::crate_files`]).
 
 pub mod cargo;
 pub mod chunks;
@@ -50,16 +50,6 @@ pub fn file_name(source_name: &str) -> &str {
     }
 }
 
-/// The `src/icp_rt.rs` of a generated crate: a header line, then the
-/// runtime (the very file icp2c's interpreter uses), which the program may
-/// use only in part.
-pub fn runtime_module(language: &str, runtime: &str) -> String {
-    format!(
-        "// Board runtime of icp2c {VERSION} ({language}). Do not edit.\n#![allow(dead_code)]\n{}\n",
-        without_tests(runtime).trim_end()
-    )
-}
-
 /// `runtime` without its unit tests: a runtime source may end with
 /// `#[cfg(test)] mod tests { … }`, which icp2c's own `cargo test` runs and
 /// a generated program does not need.
@@ -67,41 +57,6 @@ pub fn without_tests(runtime: &str) -> &str {
     runtime
         .find("\n#[cfg(test)]\nmod tests {")
         .map_or(runtime, |at| &runtime[..at])
-}
-
-/// The runtime of a one-file Rust program: `mod icp_rt { … }` holding
-/// `runtime` ([`without_tests`]) indented by four spaces (empty lines stay empty), as rustfmt
-/// lays out a module, so that the generated file passes `rustfmt --check`
-/// (issue 14). The runtimes hold no string literal that spans lines, so
-/// indenting changes no value (the differential tests compare the output
-/// of every generated program with the interpreter's).
-pub fn inline_runtime(runtime: &str) -> String {
-    format!(
-        "mod {RUNTIME_MODULE} {{\n    #![allow(dead_code)]\n{}}}",
-        indent(without_tests(runtime).trim_end(), 1)
-    )
-}
-
-/// The runtime of a one-file Rust program whose runtime is cut into
-/// sections: `mod icp_rt { … }` holding `runtime`, the sections the
-/// program uses (`sections::Runtime::select`), indented as
-/// [`inline_runtime`] indents. The program uses all of it, so no lint is
-/// silenced.
-pub fn inline_module(runtime: &str) -> String {
-    format!(
-        "mod {RUNTIME_MODULE} {{\n{}}}",
-        indent(runtime.trim_end(), 1)
-    )
-}
-
-/// The `src/icp_rt.rs` of a generated crate whose runtime is cut into
-/// sections: the header line of [`runtime_module`], then `runtime`, the
-/// sections the program uses, all of which it uses.
-pub fn runtime_file(language: &str, runtime: &str) -> String {
-    format!(
-        "// Board runtime of icp2c {VERSION} ({language}). Do not edit.\n{}\n",
-        runtime.trim_end()
-    )
 }
 
 /// `text` with every non-empty line indented by `levels` × four spaces
@@ -238,27 +193,6 @@ impl std::error::Error for Unsupported {}
 
 /// A generated crate's `.gitignore`: what cargo builds in it.
 pub const GITIGNORE: &str = "/target\n";
-
-/// The files of a generated crate, for every language: `Cargo.toml`
-/// ([`cargo::cargo_toml`]), `.gitignore` ([`GITIGNORE`]), `src/main.rs` (`main`, which declares
-/// `mod icp_rt;`) and `src/icp_rt.rs` (`runtime`).
-pub fn crate_files(request: &EmitRequest<'_>, main: String, runtime: String) -> Vec<GeneratedFile> {
-    vec![
-        cargo::cargo_toml(request.source_name, request.stem),
-        GeneratedFile {
-            path: ".gitignore".into(),
-            contents: GITIGNORE.into(),
-        },
-        GeneratedFile {
-            path: "src/main.rs".into(),
-            contents: main,
-        },
-        GeneratedFile {
-            path: format!("src/{RUNTIME_MODULE}.rs"),
-            contents: runtime,
-        },
-    ]
-}
 
 /// The one file of a [`Layout::File`] request.
 pub fn one_file(target: Target, contents: String) -> Vec<GeneratedFile> {

@@ -169,49 +169,6 @@ pub trait Lang {
     ) -> Result<Vec<GeneratedFile>, Unsupported>;
 }
 
-/// The back ends of a language that compiles to C and to Rust, for
-/// [`emit_c_and_rust`].
-pub struct Backends<P: 'static> {
-    /// One C file (the runtime pasted in) from the program and the source
-    /// name.
-    pub c: fn(&P, &str) -> String,
-    /// Rust from the program and the source name: one file with the
-    /// runtime inlined (`true`), or a crate's `src/main.rs`, which declares
-    /// `mod icp_rt;` (`false`).
-    pub rust: fn(&P, &str, bool) -> String,
-    /// The Rust runtime's source (a crate's `src/icp_rt.rs`).
-    pub rust_runtime: &'static str,
-}
-
-/// [`Lang::emit`] for a language with C and Rust back ends: one C file, one
-/// Rust file, or a crate laid out by [`codegen::crate_files`]; a C crate
-/// is [`Unsupported`].
-pub fn emit_c_and_rust<P>(
-    language: &'static str,
-    backends: &Backends<P>,
-    program: &P,
-    request: &EmitRequest<'_>,
-) -> Result<Vec<GeneratedFile>, Unsupported> {
-    let name = request.source_name;
-    match (request.target, request.layout) {
-        (Target::C, Layout::File) => Ok(codegen::one_file(Target::C, (backends.c)(program, name))),
-        (Target::Rust, Layout::File) => Ok(codegen::one_file(
-            Target::Rust,
-            (backends.rust)(program, name, true),
-        )),
-        (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
-            request,
-            (backends.rust)(program, name, false),
-            codegen::runtime_module(language, backends.rust_runtime),
-        )),
-        (target, layout) => Err(Unsupported {
-            language,
-            target,
-            layout,
-        }),
-    }
-}
-
 /// [`Lang::emit`] for a language whose Rust back end gives a
 /// [`codegen::rust::RustProgram`]: one C file (`c`), or the Rust laid out
 /// as `request.layout` asks ([`codegen::rust`]: a file, a module, a

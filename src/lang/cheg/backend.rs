@@ -1,16 +1,22 @@
 //! The Rust back end (issue 12): a standalone UCI engine, one file or a
 //! crate. The runtime (`runtime/chess.rs`, `engine.rs`, `uci.rs`, the very
-//! files icp2c's interpreter runs) is embedded verbatim as `icp_rt`; the
-//! endgame program becomes `Endgame::step`, a `match` on the statement
-//! number whose arms make the same runtime calls as the interpreter's
-//! (`interp.rs`), each under its source line.
+//! files icp2c's interpreter runs) is embedded as `icp_rt`, cut down to
+//! the sections the program uses (`runtime/api.rs`); the endgame program
+//! becomes `Endgame::step`, a `match` on the statement number whose arms
+//! make the same runtime calls as the interpreter's (`interp.rs`), each
+//! under its source line. Every runtime name an arm writes is spelt
+//! through the table of `runtime/api.rs`, which records its section.
 
 pub mod c;
 
 use super::ir::{Kind, Literal, Op, Operand, Program, Var};
-use super::runtime::engine::{Compare, Cond, Ordering, Test};
+use super::runtime::api;
+use super::runtime::engine::{Compare, Cond};
+use crate::codegen::chunks::{Case, Dense, Idle};
 use crate::codegen::escape::{comment, rust_string};
 use crate::codegen::layout::{self, Expr};
+use crate::codegen::rust::RustProgram;
+use crate::codegen::sections::{Entry, Markers, Runtime, Uses};
 use crate::codegen::{self, Syntax};
 use askama::Template;
 
@@ -19,8 +25,9 @@ const CHESS: &str = include_str!("runtime/chess.rs");
 const ENGINE: &str = include_str!("runtime/engine.rs");
 const UCI: &str = include_str!("runtime/uci.rs");
 
-/// The runtime as one module body: `pub mod chess { … } pub mod engine {
-/// … } pub mod uci { … }`.
+/// The whole runtime, section markers and all, as one module body: `pub
+/// mod chess { … } pub mod engine { … } pub mod uci { … }`. Its sections
+/// are one namespace ([`api`]); a program carries [`select`] of it.
 pub fn runtime() -> String {
     format!(
         "pub mod chess {{\n{}}}\n\npub mod engine {{\n{}}}\n\npub mod uci {{\n{}}}\n",
@@ -28,6 +35,65 @@ pub fn runtime() -> String {
         codegen::indent(ENGINE.trim_end(), 1),
         codegen::indent(UCI.trim_end(), 1)
     )
+}
+
+/// What a program carries of a runtime: the selected text, and the
+/// sections it holds (the core and the prelude's included), in name order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selected {
+    /// The runtime text, markers removed.
+    pub text: String,
+    /// The sections kept.
+    pub sections: Vec<&'static str>,
+}
+
+/// The part of `text` (a runtime with `markers`) that `uses` reaches.
+pub(crate) fn select_from(text: &'static str, markers: Markers, uses: &Uses) -> Selected {
+    let runtime = Runtime::parse(text, markers).expect("the CHEG runtime's section markers parse");
+    let selected = runtime.select(uses);
+    Selected {
+        text: match markers {
+            Markers::Rust => empty_braces_closed(&selected),
+            Markers::C => selected,
+        },
+        sections: runtime.reach(uses).into_iter().collect(),
+    }
+}
+
+/// `text` with each `{` whose block lost all its lines to the selection
+/// closed on its own line, `{}`, as rustfmt writes an empty block (the
+/// enum of condition tests when a program writes only empty conditions).
+fn empty_braces_closed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        let indent = line.len() - line.trim_start().len();
+        let closes_here = lines.peek().is_some_and(|next| {
+            next.len() - next.trim_start().len() == indent && next.trim_start().starts_with('}')
+        });
+        if line.ends_with(" {") && closes_here {
+            let close = lines.next().unwrap_or_default();
+            out.push_str(line);
+            out.push_str(close.trim_start());
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The Rust runtime a program carries: the core and the sections its
+/// statements reach.
+pub fn select(program: &Program) -> Selected {
+    let (_, uses) = rust_cases(program);
+    select_from(rust_runtime(), Markers::Rust, &uses)
+}
+
+/// [`runtime`], made once.
+fn rust_runtime() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(runtime)
 }
 
 /// One statement as the templates (C and Rust) lay it out: its number,
@@ -40,7 +106,7 @@ struct CaseView {
 
 /// Every statement of `program` as a case, its code written by `body`
 /// (given the operation and the source line).
-fn cases(program: &Program, body: impl Fn(&Op, u32) -> String) -> Vec<CaseView> {
+fn cases(program: &Program, mut body: impl FnMut(usize, &Op, u32) -> String) -> Vec<CaseView> {
     program
         .statements
         .iter()
@@ -48,9 +114,36 @@ fn cases(program: &Program, body: impl Fn(&Op, u32) -> String) -> Vec<CaseView> 
         .map(|(pc, s)| CaseView {
             pc,
             comment: format!("{}: {}", s.line, comment(s.text.trim())),
-            body: body(&s.op, s.line),
+            body: body(pc, &s.op, s.line),
         })
         .collect()
+}
+
+/// What of the call machinery a program needs (§5.2): a program without
+/// a call has every `RETURN` outside a subroutine ([`api::STRAY`]); one
+/// without `RETURN` has no call come back ([`api::ENTER`]); only one with
+/// both carries the call stack of frames.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Calls {
+    /// A `COND`, `CONDT`, `CONDF`, `SET`, `SELECT` or `MAP` somewhere.
+    calls: bool,
+    /// A `RETURN` somewhere.
+    returns: bool,
+}
+
+impl Calls {
+    fn of(program: &Program) -> Calls {
+        let any = |f: fn(&Op) -> bool| program.statements.iter().any(|s| f(&s.op));
+        Calls {
+            calls: any(|op| matches!(op, Op::Cond { .. } | Op::CondTF { .. } | Op::Call { .. })),
+            returns: any(|op| matches!(op, Op::Return(_))),
+        }
+    }
+
+    /// Calls come back: the call stack.
+    fn frames(self) -> bool {
+        self.calls && self.returns
+    }
 }
 
 /// The source line of each statement (for runtime errors and `BREAK`).
@@ -62,27 +155,105 @@ fn source_lines(program: &Program) -> Vec<String> {
         .collect()
 }
 
+/// The program's Rust items (the program, `icp_step`, the engine's main
+/// and `run`), which `codegen::rust` lays out as a file, a module or a
+/// crate.
 #[derive(Template)]
 #[template(path = "cheg/rust/program.rs", escape = "none")]
 struct ProgramView {
-    header: String,
-    inline_runtime: Option<String>,
     /// `const ICP_ENTRIES: … = […];`, laid out.
     entries: String,
     /// `const ICP_LINES: … = […];`, laid out.
     lines: String,
-    user_vars: usize,
-    cases: Vec<CaseView>,
+    /// How many user variables the program has, when it uses them (else
+    /// `Endgame::user_vars` is not in the runtime).
+    user_vars: Option<usize>,
+    /// `icp_step`: the statements as a `match` ([`chunks::Dense`]).
+    steps: String,
     /// The engine's name (`id name`), a string literal's body.
     name: String,
 }
 
-/// Generated Rust: one file with the runtime inlined (`single_file`), or a
-/// crate's `src/main.rs`, which declares `mod icp_rt;`.
-pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> String {
+/// How generated Rust spells `entry` (recording it in `uses`): the
+/// engine's items through `icp_e` (`use icp_rt::engine as icp_e;`), the
+/// others through `icp_rt`.
+fn rs(uses: &mut Uses, entry: &Entry) -> String {
+    let path = uses.rust(entry);
+    match path.strip_prefix("engine::") {
+        Some(item) => format!("icp_e::{item}"),
+        None => format!("icp_rt::{path}"),
+    }
+}
+
+/// The arms of `program`'s `step` and what they use of the runtime,
+/// the program's frame included (the template's names, the `ENTRY`
+/// table).
+fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses) {
+    let mut uses = Uses::new();
+    for entry in [
+        &api::ENDGAME,
+        &api::ENTRY_SPEC,
+        &api::INVOCATION,
+        &api::ERROR,
+        &api::ENGINE_MAIN,
+        &api::THREAD_READER,
+        &api::SYSTEM_CLOCK,
+        &api::FENCE,
+    ] {
+        uses.add(entry);
+    }
+    let calls = Calls::of(program);
+    let cases = cases(program, |pc, op, line| {
+        arm(&mut uses, calls, pc, op, line).join("\n")
+    });
+    (cases, uses)
+}
+
+/// Generated Rust: the engine's items and the runtime sections they use,
+/// for `codegen::rust` to lay out as a file, a module or a crate.
+pub fn emit_rust(program: &Program, source_name: &str) -> RustProgram {
+    let (cases, uses) = rust_cases(program);
+    let selected = select_from(rust_runtime(), Markers::Rust, &uses);
+    let steps = Dense {
+        name: "icp_step".into(),
+        doc: vec!["Runs statement `pc` of the program: what the engine does next.".into()],
+        returns: "Result<icp_e::Step, icp_e::Error>".into(),
+        params: vec![
+            "pc: usize".into(),
+            "inv: &mut icp_e::Invocation<'_, '_>".into(),
+        ],
+        args: "pc, inv".into(),
+        pc: "pc".into(),
+        default: "Ok(icp_e::Step::Fence)".into(),
+        wrap: String::new(),
+        storage: String::new(),
+        idle: Some(Idle { name: "inv".into() }),
+        cases: cases
+            .into_iter()
+            .map(|c| Case {
+                pc: c.pc,
+                comment: c.comment,
+                lines: c
+                    .body
+                    .lines()
+                    .map(|l| l.strip_prefix(&layout::pad(ARM)).unwrap_or(l).to_string())
+                    .collect(),
+            })
+            .collect(),
+    }
+    .rust();
+    let steps = if steps.contains(&format!("{NEXT_FN}(")) {
+        format!(
+            "{steps}\n\n/// The step after a statement: the next one, or the statement's error.\nfn {NEXT_FN}<E>(done: Result<(), E>) -> Result<icp_e::Step, icp_e::Error>\nwhere\n    icp_e::Error: From<E>,\n{{\n    done.map(|()| icp_e::Step::Next).map_err(icp_e::Error::from)\n}}"
+        )
+    } else {
+        steps
+    };
     let view = ProgramView {
-        header: codegen::header("CHEG", source_name),
-        inline_runtime: single_file.then(|| codegen::inline_runtime(&runtime())),
+        user_vars: selected
+            .sections
+            .contains(&"var_user")
+            .then_some(program.user_vars.len()),
         entries: layout::expr_array(
             &format!(
                 "const ICP_ENTRIES: [icp_e::EntrySpec; {}]",
@@ -95,7 +266,7 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
                         atom(format!("({}, {}, {}, {}, {:?})", s.0, s.1, s.2, s.3, s.4))
                     };
                     let pawn_diff = e.pawn_diff.map_or("None".into(), |(c, m)| {
-                        format!("Some((icp_e::Compare::{c:?}, {m}))")
+                        format!("Some((std::cmp::Ordering::{c:?}, {m}))")
                     });
                     Expr::Struct(
                         "icp_e::EntrySpec".into(),
@@ -115,106 +286,225 @@ pub fn emit_rust(program: &Program, source_name: &str, single_file: bool) -> Str
             &source_lines(program),
         )
         .join("\n"),
-        user_vars: program.user_vars.len(),
         name: codegen::escape::rust_string(&super::engine_name(source_name)),
-        cases: program
-            .statements
-            .iter()
-            .enumerate()
-            .map(|(pc, st)| CaseView {
-                pc,
-                comment: format!("{}: {}", st.line, comment(st.text.trim())),
-                body: arm(pc, &st.op, st.line).join("\n"),
-            })
-            .collect(),
+        steps,
     };
-    codegen::render(&view, Syntax::Rust)
+    RustProgram {
+        language: "CHEG",
+        source_name: source_name.to_string(),
+        about: vec![
+            "Run:   ./engine --fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]"
+                .into(),
+            "       (no arguments: UCI). The endgame program is the match in `icp_step`:".into(),
+            "one arm per statement, under its source line; the engine (chess, search,".into(),
+            "UCI) is the runtime.".into(),
+        ],
+        runtime: selected.text,
+        items: codegen::render(&view, Syntax::Rust),
+        main: Some(MAIN.to_string()),
+        crate_main: Some(CRATE_MAIN.to_string()),
+        crate_api: CRATE_API.to_string(),
+        crate_doc: CRATE_DOC.iter().map(|l| l.to_string()).collect(),
+    }
 }
 
-fn kind(k: Kind) -> String {
-    format!("icp_rt::chess::Kind::{k:?}")
+/// The one-file engine's `main`: its arguments to [`icp_engine`]'s
+/// command line, standard input and output.
+const MAIN: &str = "\
+fn main() {
+    // Arguments as text; bytes that are not UTF-8 become U+FFFD, as in the
+    // C engine.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let input = std::io::BufReader::new(std::io::stdin());
+    let (status, _) = icp_engine(&args, Box::new(input), std::io::stdout().lock());
+    std::process::exit(status);
+}";
+
+/// A crate's `src/main.rs` after its header: the library's
+/// `command_line` on the binary's arguments.
+const CRATE_MAIN: &str = "\
+fn main() {
+    // Arguments as text; bytes that are not UTF-8 become U+FFFD, as in the
+    // C engine.
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    std::process::exit({lib}::command_line(&args));
+}";
+
+/// What a crate's library says of its engine API.
+const CRATE_DOC: &[&str] = &[
+    "",
+    "The engine's API besides [`run`]: [`best_move`] searches a position as",
+    "the binary's `--fen FEN --depth N` does, [`perft`] counts the legal move",
+    "tree, and [`command_line`] is the binary itself.",
+];
+
+/// A crate's engine API (after `run` and `Error` in `src/lib.rs`): the
+/// binary's command line, and its queries as functions.
+const CRATE_API: &str = r#"/// What the engine's binary does with `args` (its arguments, without the
+/// program's name): one query (`--fen FEN [--moves MOVES] [--depth N]
+/// [--no-endgame] [--perft N]`), `--help`, or the UCI loop on standard
+/// input and output when there are none. Returns the exit status: 0; 1 a
+/// runtime error of the program (CHEG §9); 2 a bad FEN, move or argument.
+pub fn command_line(args: &[String]) -> i32 {
+    let input = std::io::BufReader::new(std::io::stdin());
+    icp_engine(args, Box::new(input), std::io::stdout().lock()).0
+}
+
+/// The best move of the position `fen` (FEN) searched `depth` plies (1 to
+/// 20) with the program, and its score: what `--fen FEN --depth N` prints
+/// (CHEG §7.3). The move is in UCI form (`e2e4`, `e7e8q`), `None` when the
+/// side to move has none. Errors: a FEN that does not parse, a depth out
+/// of range, a runtime error of the program.
+pub fn best_move(fen: &str, depth: u32) -> Result<(Option<String>, i64), Error> {
+    let answer = icp_query(&["--fen", fen, "--depth", &depth.to_string()])?;
+    let mut words = answer.split_whitespace();
+    match (words.next(), words.next(), words.next(), words.next()) {
+        (Some("bestmove"), Some(best), Some("score"), Some(score)) => Ok((
+            (best != "0000").then(|| best.to_string()),
+            score.parse().map_err(|_| icp_unexpected(&answer))?,
+        )),
+        _ => Err(icp_unexpected(&answer)),
+    }
+}
+
+/// The number of leaf nodes of the legal move tree of the position `fen`
+/// to `depth` plies (perft; 0 to 20): what `--fen FEN --perft N` prints.
+/// Errors: a FEN that does not parse, a depth out of range.
+pub fn perft(fen: &str, depth: u32) -> Result<u64, Error> {
+    let answer = icp_query(&["--fen", fen, "--perft", &depth.to_string()])?;
+    answer.trim().parse().map_err(|_| icp_unexpected(&answer))
+}
+
+/// One query of the engine's command line: what it prints, or the first
+/// line of its error report.
+fn icp_query(args: &[&str]) -> Result<String, Error> {
+    let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+    let mut commands = icp_rt::uci::ThreadReader::spawn(Box::new(std::io::empty()));
+    let (mut output, mut errors) = (Vec::new(), Vec::new());
+    let status = icp_rt::uci::main(
+        ICP_NAME,
+        &args,
+        &IcpProgram,
+        &mut commands,
+        &icp_rt::uci::SystemClock::new(),
+        &mut output,
+        &mut errors,
+    );
+    match status {
+        0 => Ok(String::from_utf8_lossy(&output).into_owned()),
+        _ => Err(Error {
+            line: String::from_utf8_lossy(&errors)
+                .lines()
+                .next()
+                .unwrap_or("error: the query failed")
+                .to_string(),
+        }),
+    }
+}
+
+/// An answer of the engine's command line that is not what it prints.
+fn icp_unexpected(answer: &str) -> Error {
+    Error {
+        line: format!("error: unexpected answer {:?}", answer.trim()),
+    }
+}"#;
+
+fn kind(u: &mut Uses, k: Kind) -> String {
+    rs(u, api::kind(k))
 }
 
 fn atom(text: impl Into<String>) -> Expr {
     Expr::atom(text)
 }
 
-fn var(v: Var) -> Expr {
+fn var(u: &mut Uses, v: Var) -> Expr {
+    let path = rs(u, api::var(v));
     match v {
-        Var::User(slot) => Expr::call("icp_e::Var::User", vec![atom(slot.to_string())]),
+        Var::User(slot) => Expr::call(path, vec![atom(slot.to_string())]),
         Var::Piece {
             mover,
             kind: k,
             index,
         } => Expr::Struct(
-            "icp_e::Var::Piece".into(),
+            path,
             vec![
                 ("mover".into(), atom(mover.to_string())),
-                ("kind".into(), atom(kind(k))),
+                ("kind".into(), atom(kind(u, k))),
                 ("index".into(), atom(index.to_string())),
             ],
         ),
-        other => atom(format!("icp_e::Var::{other:?}")),
+        _ => atom(path),
     }
 }
 
-fn literal(l: &Literal) -> Expr {
+fn literal(u: &mut Uses, l: &Literal) -> Expr {
     match l {
-        Literal::Undefined => atom("icp_e::Value::Undefined"),
-        Literal::Logical(b) => Expr::call("icp_e::Value::Logical", vec![atom(b.to_string())]),
-        Literal::Integer(i64::MIN) => Expr::call("icp_e::Value::Integer", vec![atom("i64::MIN")]),
-        Literal::Integer(n) => Expr::call("icp_e::Value::Integer", vec![atom(n.to_string())]),
+        Literal::Undefined => atom(rs(u, &api::UNDEFINED)),
+        Literal::Logical(b) => Expr::call(rs(u, &api::LOGICAL), vec![atom(b.to_string())]),
+        Literal::Integer(i64::MIN) => Expr::call(rs(u, &api::INTEGER), vec![atom("i64::MIN")]),
+        Literal::Integer(n) => Expr::call(rs(u, &api::INTEGER), vec![atom(n.to_string())]),
         Literal::Set(text) => Expr::call(
-            "icp_e::set_literal",
+            rs(u, &api::SET_LITERAL),
             vec![atom(format!("\"{}\"", rust_string(text)))],
         ),
     }
 }
 
-fn read(o: &Operand) -> Expr {
+fn read(u: &mut Uses, o: &Operand) -> Expr {
     match o {
-        Operand::Var(v) => Expr::call("inv.read", vec![var(*v)]),
-        Operand::Literal(l) => literal(l),
+        Operand::Var(v) => {
+            u.add(&api::READ);
+            Expr::call("inv.read", vec![var(u, *v)])
+        }
+        Operand::Literal(l) => literal(u, l),
     }
 }
 
 /// `&read(o)`.
-fn read_ref(o: &Operand) -> Expr {
-    read(o).borrowed()
+fn read_ref(u: &mut Uses, o: &Operand) -> Expr {
+    read(u, o).borrowed()
 }
 
-fn cond(c: Cond) -> Expr {
+/// A condition argument: `None` (empty), or `Some((negated, test))`.
+fn cond(u: &mut Uses, c: Cond) -> Expr {
     match c {
-        None => atom("None"),
-        Some(c) => {
-            let test = match c.test {
-                Test::Kind(k) => Expr::call("icp_e::Test::Kind", vec![atom(kind(k))]),
-                t => atom(format!("icp_e::Test::{t:?}")),
+        None => {
+            u.add(&api::ALWAYS);
+            atom("None")
+        }
+        Some((negated, t)) => {
+            u.add(&api::CONDITION);
+            let path = rs(u, api::test(t));
+            let test = match t {
+                super::runtime::engine::Test::Kind(k) => Expr::call(path, vec![atom(kind(u, k))]),
+                _ => atom(path),
             };
-            let condition = Expr::Struct(
-                "icp_e::Condition".into(),
-                vec![
-                    ("negated".into(), atom(c.negated.to_string())),
-                    ("test".into(), test),
-                ],
-            );
-            Expr::call("Some", vec![condition])
+            Expr::call(
+                "Some",
+                vec![Expr::call("", vec![atom(negated.to_string()), test])],
+            )
         }
     }
 }
 
-fn compare(c: Compare) -> Expr {
-    atom(format!("icp_e::Compare::{c:?}"))
+fn compare(u: &mut Uses, c: Compare) -> Expr {
+    atom(rs(u, api::compare(c)))
 }
 
-fn ordering(o: Ordering) -> Expr {
-    atom(format!("icp_e::Ordering::{o:?}"))
+fn ordering(u: &mut Uses, o: super::ir::Ordering) -> Expr {
+    atom(rs(u, api::ordering(o)))
 }
 
 /// `icp_e::Step::Call { sub, arg, then }`.
-fn call_step(sub: usize, arg: Expr, then: Expr) -> Expr {
+fn call_step(u: &mut Uses, sub: usize, arg: Expr, then: Expr) -> Expr {
     Expr::Struct(
-        "icp_e::Step::Call".into(),
+        rs(u, &api::CALL),
         vec![
             ("sub".into(), atom(sub.to_string())),
             ("arg".into(), arg),
@@ -223,192 +513,287 @@ fn call_step(sub: usize, arg: Expr, then: Expr) -> Expr {
     )
 }
 
-/// The level of the `match` arms in `step` (impl, fn, match).
-const ARM: usize = 3;
+/// `icp_e::Step::Enter { sub, arg }`: a call that never comes back.
+fn enter_step(u: &mut Uses, sub: usize, arg: Expr) -> Expr {
+    Expr::Struct(
+        rs(u, &api::ENTER),
+        vec![("sub".into(), atom(sub.to_string())), ("arg".into(), arg)],
+    )
+}
+
+/// The level of the `match` arms in `icp_step` (fn, match).
+const ARM: usize = 2;
+
+/// The generated function that turns a statement's `Result<(), Error>`
+/// into the step after it.
+const NEXT_FN: &str = "icp_next";
 
 /// The arm of statement `pc` (source line `line`), laid out as rustfmt
-/// would: the runtime calls of `interp.rs`'s `step`.
-fn arm(pc: usize, op: &Op, line: u32) -> Vec<String> {
+/// would: the runtime calls of `interp.rs`'s `step`. `calls`: what of the
+/// call machinery the program needs ([`Calls`]).
+fn arm(u: &mut Uses, calls: Calls, pc: usize, op: &Op, line: u32) -> Vec<String> {
     let pattern = pc.to_string();
-    let value = |e: Expr| layout::expr_arm(ARM, &pattern, &e);
-    // A statement of the runtime, then the next statement.
-    let next = |e: Expr| {
-        let body = layout::statement(ARM + 1, "", &e, ";");
-        layout::block_arm(ARM, &pattern, body, &atom("icp_e::Step::Next"))
+    // An arm's value is the step's `Result`: one expression each, no `?`
+    // of its own where it can be helped (rustc's time on a program of
+    // thousands of statements grows with the error paths it compiles).
+    let value = |e: Expr| layout::expr_arm(ARM, &pattern, &Expr::call("Ok", vec![e]));
+    // A statement of the runtime, then the next statement: `icp_next` of
+    // the statement's own `Result`.
+    let next = |u: &mut Uses, e: Expr| match e {
+        Expr::Call(head, args, "?") => {
+            u.add(&api::NEXT);
+            let e = Expr::Call(head, args, "");
+            layout::expr_arm(ARM, &pattern, &Expr::call(NEXT_FN, vec![e]))
+        }
+        // A statement that cannot fail, then the next.
+        e => {
+            let body = layout::statement(ARM + 1, "", &e, ";");
+            let next = Expr::call("Ok", vec![atom(rs(u, &api::NEXT))]);
+            layout::block_arm(ARM, &pattern, body, &next)
+        }
     };
-    let outcome = |e: Expr| value(Expr::call("icp_e::Invocation::outcome", vec![e]));
-    let branch = |test: Expr, target: usize| {
+    let outcome = |u: &mut Uses, e: Expr| value(Expr::call(rs(u, &api::OUTCOME), vec![e]));
+    let branch = |u: &mut Uses, test: Expr, target: usize| {
+        u.add(&api::NEXT);
         value(Expr::call(
-            "icp_e::Invocation::branch",
+            rs(u, &api::BRANCH),
             vec![test, atom(target.to_string())],
         ))
     };
+    let method = |u: &mut Uses, entry: &Entry| {
+        let path = u.rust(entry);
+        let name = path.rsplit("::").next().unwrap_or(path);
+        format!("inv.{name}")
+    };
     match op {
-        Op::Fence => value(atom("icp_e::Step::Fence")),
+        Op::Fence => value(atom(rs(u, &api::FENCE))),
         Op::Break(a, b, c) => {
             let mut body = Vec::new();
             for (name, operand) in [("a", a), ("b", b), ("c", c)] {
+                let e = read(u, operand);
                 body.extend(layout::statement(
                     ARM + 1,
                     &format!("let {name} = "),
-                    &read(operand),
+                    &e,
                     ";",
                 ));
             }
             body.push(format!(
-                "{}inv.break_line({line}, &a, &b, &c);",
-                layout::pad(ARM + 1)
+                "{}{}({line}, &a, &b, &c);",
+                layout::pad(ARM + 1),
+                method(u, &api::BREAK)
             ));
-            layout::block_arm(ARM, &pattern, body, &atom("icp_e::Step::Next"))
+            let next = Expr::call("Ok", vec![atom(rs(u, &api::NEXT))]);
+            layout::block_arm(ARM, &pattern, body, &next)
         }
-        Op::Return(v) => value(Expr::call("icp_e::Step::Return", vec![read(v)])),
+        Op::Return(_) if !calls.calls => value(atom(rs(u, &api::STRAY))),
+        Op::Return(v) => {
+            let path = rs(u, &api::RETURN);
+            let e = read(u, v);
+            value(Expr::call(path, vec![e]))
+        }
+        Op::Cond { sub, .. } if !calls.frames() => {
+            let x = Expr::call("inv.read", vec![var(u, Var::X)]);
+            u.add(&api::READ);
+            value(enter_step(u, *sub, x))
+        }
+        Op::CondTF { sub, arg, .. }
+        | Op::Call {
+            kind: super::ir::CallKind::Set,
+            sub,
+            arg,
+            ..
+        } if !calls.frames() => {
+            let arg = read(u, arg);
+            value(enter_step(u, *sub, arg))
+        }
+        Op::Call { dst, sub, arg, .. } if !calls.frames() => {
+            let each = rs(u, &api::ENTER_EACH);
+            let dst = var(u, *dst);
+            let set = read(u, arg);
+            value(Expr::Struct(
+                each,
+                vec![
+                    ("dst".into(), dst),
+                    ("sub".into(), atom(sub.to_string())),
+                    ("set".into(), set),
+                ],
+            ))
+        }
         Op::Cond {
             cond: c,
             sub,
             target,
-        } => value(call_step(
-            *sub,
-            atom("inv.x.clone()"),
-            Expr::call(
-                "icp_e::Then::Cond",
-                vec![cond(*c), atom(target.to_string())],
-            ),
-        )),
+        } => {
+            let f = method(u, &api::COND);
+            u.add(&api::CALL);
+            let args = vec![cond(u, *c), atom(sub.to_string()), atom(target.to_string())];
+            value(Expr::call(f, args))
+        }
         Op::CondV {
             cond: c,
             value: v,
             target,
-        } => branch(
-            Expr::try_call("inv.test", vec![cond(*c), read_ref(v)]),
-            *target,
-        ),
+        } => {
+            let f = method(u, &api::CONDV);
+            let args = vec![cond(u, *c), read_ref(u, v), atom(target.to_string())];
+            value(Expr::try_call(f, args))
+        }
         Op::CondTF {
             on_true,
             sub,
             arg,
             target,
-        } => value(call_step(
-            *sub,
-            read(arg),
-            Expr::call(
-                "icp_e::Then::CondTF",
+        } => {
+            let then = rs(u, &api::CONDTF);
+            let then = Expr::call(
+                then,
                 vec![atom(on_true.to_string()), atom(target.to_string())],
-            ),
-        )),
-        Op::Jump { cmp, a, b, target } => branch(
-            Expr::try_call(
-                "icp_e::compare",
-                vec![compare(*cmp), read_ref(a), read_ref(b)],
-            ),
-            *target,
-        ),
+            );
+            let arg = read(u, arg);
+            value(call_step(u, *sub, arg, then))
+        }
+        Op::Jump { cmp, a, b, target } => {
+            let f = rs(u, &api::JUMP);
+            let cmp = compare(u, *cmp);
+            let (a, b) = (read_ref(u, a), read_ref(u, b));
+            branch(u, Expr::try_call(f, vec![cmp, a, b]), *target)
+        }
         Op::Call {
             kind: super::ir::CallKind::Set,
             dst,
             sub,
             arg,
-        } => value(call_step(
-            *sub,
-            read(arg),
-            Expr::call("icp_e::Then::Store", vec![var(*dst)]),
-        )),
+        } => {
+            let then = rs(u, &api::SET);
+            let then = Expr::call(then, vec![var(u, *dst)]);
+            let arg = read(u, arg);
+            value(call_step(u, *sub, arg, then))
+        }
         Op::Call {
             kind: k,
             dst,
             sub,
             arg,
-        } => value(Expr::Struct(
-            "icp_e::Step::Each".into(),
-            vec![
-                ("kind".into(), atom(format!("icp_e::CallKind::{k:?}"))),
-                ("dst".into(), var(*dst)),
-                ("sub".into(), atom(sub.to_string())),
-                ("set".into(), read(arg)),
-            ],
-        )),
-        Op::Unary { op, dst, a } => next(Expr::try_call(
-            "inv.unary",
-            vec![
-                atom(format!("icp_e::Unary::{op:?}")),
-                var(*dst),
-                read_ref(a),
-            ],
-        )),
-        Op::Binary { op, dst, a, b } => next(Expr::try_call(
-            "inv.binop",
-            vec![
-                atom(format!("icp_e::Binary::{op:?}")),
-                var(*dst),
-                read(a),
-                read_ref(b),
-            ],
-        )),
-        Op::Exch(a, b) => next(Expr::call("inv.exch", vec![var(*a), var(*b)])),
-        Op::Order(a, b, o) => next(Expr::try_call(
-            "inv.order",
-            vec![var(*a), var(*b), ordering(*o)],
-        )),
-        Op::Selecc { dst, cond: c, set } => next(Expr::try_call(
-            "inv.selecc",
-            vec![var(*dst), cond(*c), read_ref(set)],
-        )),
+        } => {
+            let each = rs(u, &api::EACH);
+            let kind = atom(rs(u, api::call_kind(*k)));
+            let dst = var(u, *dst);
+            let set = read(u, arg);
+            value(Expr::Struct(
+                each,
+                vec![
+                    ("kind".into(), kind),
+                    ("dst".into(), dst),
+                    ("sub".into(), atom(sub.to_string())),
+                    ("set".into(), set),
+                ],
+            ))
+        }
+        Op::Unary { op, dst, a } => {
+            let f = method(u, &api::UNARY);
+            let args = vec![atom(rs(u, api::unary(*op))), var(u, *dst), read_ref(u, a)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Binary { op, dst, a, b } => {
+            let f = method(u, &api::BINARY);
+            let args = vec![
+                atom(rs(u, api::binary(*op))),
+                var(u, *dst),
+                read(u, a),
+                read_ref(u, b),
+            ];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Exch(a, b) => {
+            let f = method(u, &api::EXCH);
+            let args = vec![var(u, *a), var(u, *b)];
+            next(u, Expr::call(f, args))
+        }
+        Op::Order(a, b, o) => {
+            let f = method(u, &api::ORDER);
+            let args = vec![var(u, *a), var(u, *b), ordering(u, *o)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Selecc { dst, cond: c, set } => {
+            let f = method(u, &api::SELECC);
+            let args = vec![var(u, *dst), cond(u, *c), read_ref(u, set)];
+            next(u, Expr::try_call(f, args))
+        }
         Op::SetEl {
             value: v,
             set,
             index,
-        } => next(Expr::try_call(
-            "inv.set_element",
-            vec![read(v), var(*set), read_ref(index)],
-        )),
+        } => {
+            let f = method(u, &api::SETEL);
+            let args = vec![read(u, v), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
         Op::Insert {
             value: v,
             set,
             index,
-        } => next(Expr::try_call(
-            "inv.insert",
-            vec![read(v), var(*set), read_ref(index)],
-        )),
-        Op::Unsert { dst, set, index } => next(Expr::try_call(
-            "inv.unsert",
-            vec![var(*dst), var(*set), read_ref(index)],
-        )),
-        Op::ExchWe { a, set, index } => next(Expr::try_call(
-            "inv.exchwe",
-            vec![var(*a), var(*set), read_ref(index)],
-        )),
-        Op::ExchEl { set, i, j } => next(Expr::try_call(
-            "inv.exchel",
-            vec![var(*set), read_ref(i), read_ref(j)],
-        )),
+        } => {
+            let f = method(u, &api::INSERT);
+            let args = vec![read(u, v), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Unsert { dst, set, index } => {
+            let f = method(u, &api::UNSERT);
+            let args = vec![var(u, *dst), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::ExchWe { a, set, index } => {
+            let f = method(u, &api::EXCHWE);
+            let args = vec![var(u, *a), var(u, *set), read_ref(u, index)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::ExchEl { set, i, j } => {
+            let f = method(u, &api::EXCHEL);
+            let args = vec![var(u, *set), read_ref(u, i), read_ref(u, j)];
+            next(u, Expr::try_call(f, args))
+        }
         Op::Play {
             kind,
             set,
             cond: c,
             order,
-        } => outcome(Expr::try_call(
-            "inv.play",
-            vec![
-                atom(format!("icp_e::PlayKind::{kind:?}")),
-                read_ref(set),
-                cond(*c),
-                ordering(*order),
-            ],
-        )),
-        Op::Plan { tag, set, value: v } => next(Expr::try_call(
-            "inv.plan",
-            vec![atom(tag.to_string()), read_ref(set), read(v)],
-        )),
-        Op::Unplan => next(Expr::call("inv.unplan", vec![])),
-        Op::Done => outcome(Expr::call("Some", vec![Expr::call("inv.done", vec![])])),
-        Op::Leave => value(atom("icp_e::Step::Leave")),
-        Op::Value { kind, w, l, c } => outcome(Expr::try_call(
-            "inv.value",
-            vec![
-                atom(format!("icp_e::ValueKind::{kind:?}")),
-                read_ref(w),
-                read_ref(l),
-                read_ref(c),
-            ],
-        )),
+        } => {
+            let f = method(u, &api::PLAY);
+            let args = vec![
+                atom(rs(u, api::play(*kind))),
+                read_ref(u, set),
+                cond(u, *c),
+                ordering(u, *order),
+            ];
+            let call = Expr::try_call(f, args);
+            outcome(u, call)
+        }
+        Op::Plan { tag, set, value: v } => {
+            let f = method(u, &api::PLAN);
+            let args = vec![atom(tag.to_string()), read_ref(u, set), read(u, v)];
+            next(u, Expr::try_call(f, args))
+        }
+        Op::Unplan => {
+            let f = method(u, &api::UNPLAN);
+            next(u, Expr::call(f, vec![]))
+        }
+        Op::Done => {
+            let f = method(u, &api::DONE);
+            let done = Expr::call("Some", vec![Expr::call(f, vec![])]);
+            outcome(u, done)
+        }
+        Op::Leave => value(atom(rs(u, &api::LEAVE))),
+        Op::Value { kind, w, l, c } => {
+            let f = method(u, &api::VALUE);
+            let args = vec![
+                atom(rs(u, api::value(*kind))),
+                read_ref(u, w),
+                read_ref(u, l),
+                read_ref(u, c),
+            ];
+            let call = Expr::try_call(f, args);
+            outcome(u, call)
+        }
     }
 }

@@ -733,10 +733,8 @@ impl Lowering<'_> {
             None => (false, text.as_str()),
         };
         if let Some((_, test)) = CONDITIONS.iter().find(|(n, _)| *n == name) {
-            return Some(Some(Condition {
-                negated,
-                test: *test,
-            }));
+            let condition: Condition = (negated, *test);
+            return Some(Some(condition));
         }
         let message = if name.is_empty() {
             "`#` alone is not a condition (§4, §11.13)".to_string()

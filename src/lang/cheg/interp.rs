@@ -37,7 +37,14 @@ pub fn entry_specs(program: &ir::Program) -> Vec<EntrySpec> {
             start: e.statement + 1,
             mover: side(&e.mover),
             other: side(&e.other),
-            pawn_diff: e.pawn_diff.map(|d| (d.cmp, d.m)),
+            pawn_diff: e.pawn_diff.map(|d| {
+                let order = match d.cmp {
+                    ir::Compare::Lt => std::cmp::Ordering::Less,
+                    ir::Compare::Gt => std::cmp::Ordering::Greater,
+                    _ => std::cmp::Ordering::Equal,
+                };
+                (order, d.m)
+            }),
         })
         .collect()
 }

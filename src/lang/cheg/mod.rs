@@ -15,16 +15,18 @@ pub mod interp;
 pub mod ir;
 
 /// The chess-engine runtime in Rust (std only, no unsafe, never panics):
-/// compiled into icp2c for `run`, and pasted into generated Rust as the
+/// compiled into icp2c for `run` (whole), and pasted into generated Rust,
+/// cut down to the sections a program uses ([`runtime::api`]), as the
 /// sibling modules `chess`, `engine` and `uci` of `icp_rt`.
 pub mod runtime {
+    pub mod api;
     pub mod chess;
     pub mod engine;
     pub mod uci;
 }
 
 use super::{Lang, RunOptions, UsageError};
-use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
 use runtime::uci;
@@ -82,32 +84,18 @@ impl Lang for Cheg {
     }
 
     /// C (one file) and Rust (one file or a crate), the engine runtime
-    /// embedded (issue 12).
+    /// embedded (issue 12): the core and the sections the program uses.
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported> {
-        let name = request.source_name;
-        match (request.target, request.layout) {
-            (Target::C, Layout::File) => Ok(codegen::one_file(
-                Target::C,
-                backend::c::emit_c(program, name),
-            )),
-            (Target::Rust, Layout::File) => Ok(codegen::one_file(
-                Target::Rust,
-                backend::emit_rust(program, name, true),
-            )),
-            (Target::Rust, Layout::Crate) => Ok(codegen::crate_files(
-                request,
-                backend::emit_rust(program, name, false),
-                codegen::runtime_module(Self::NAME, &backend::runtime()),
-            )),
-            (target, layout) => Err(Unsupported {
-                language: Self::NAME,
-                target,
-                layout,
-            }),
-        }
+        super::emit_program(
+            Self::NAME,
+            backend::c::emit_c,
+            backend::emit_rust,
+            program,
+            request,
+        )
     }
 }
 

@@ -19,8 +19,9 @@
 /* ---- the endgame program ---- */
 
 /* The ENTRY lines (§6.1): first statement; queens, rooks, bishops,
- * knights, pawns (-1: any) of the side to move and of the other side; the
- * pawn difference (-1: none). */
+ * knights, pawns (-1: any) of the side to move and of the other side; how
+ * the pawn difference compares with m ('<', '=', '>'; 0: no condition),
+ * m. */
 static const icp_entry_spec icp_entries[{{ entries.len() }}] = {
 {%- for entry in entries %}
     {{ entry }},
@@ -29,20 +30,7 @@ static const icp_entry_spec icp_entries[{{ entries.len() }}] = {
 
 static const uint32_t icp_lines[{{ lines.len() }}] = { {{ lines.join(", ") }} };
 
-/* Control flow only: every value, condition and outcome is the runtime's
- * (CHEG §5, §6). */
-ICP_LIGHT static int icp_program_step(icp_inv *inv, size_t pc)
-{
-    (void)inv;
-    switch (pc) {
-{%- for case in cases %}
-    case {{ case.pc }}: /* {{ case.comment }} */
-        {{ case.body }}
-{%- endfor %}
-    default:
-        return ICP_STEP_FENCE;
-    }
-}
+{{ steps }}
 
 static const icp_program icp_the_program = {
     icp_entries, {{ entries.len() }}, icp_lines, {{ lines.len() }}, {{ user_vars }}, icp_program_step, "{{ name }}"

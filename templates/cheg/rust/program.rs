@@ -1,16 +1,3 @@
-// {{ header }}
-// Build: rustc --edition 2021 -O FILE.rs
-// Run:   ./engine --fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]   (no arguments: UCI)
-// The endgame program is the match in `step`: one arm per statement, under
-// its source line; the engine (chess, search, UCI) is the runtime below.
-{%- if let Some(runtime) = inline_runtime %}
-
-{{ runtime }}
-{%- else %}
-
-mod icp_rt;
-{%- endif %}
-
 use icp_rt::engine as icp_e;
 
 /// The engine's name (UCI `id name`): the program's file stem.
@@ -33,50 +20,65 @@ impl icp_e::Endgame for IcpProgram {
         ICP_LINES.get(pc).copied().unwrap_or(0)
     }
 
+{%- if let Some(user_vars) = user_vars %}
+
     fn user_vars(&self) -> usize {
         {{ user_vars }}
     }
+{%- endif %}
 
     fn step(
         &self,
         pc: usize,
         inv: &mut icp_e::Invocation<'_, '_>,
     ) -> Result<icp_e::Step, icp_e::Error> {
-        let _ = &inv;
-        Ok(match pc {
-{%- for case in cases %}
-            // {{ case.comment }}
-{{ case.body }}
-{%- endfor %}
-            _ => icp_e::Step::Fence,
-        })
+        icp_step(pc, inv)
     }
 }
 
-fn main() {
-    // Arguments as text; bytes that are not UTF-8 become U+FFFD, as in the
-    // C engine.
-    let args: Vec<String> = std::env::args_os()
-        .skip(1)
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut output = std::io::BufWriter::new(stdout.lock());
-    // Commands are read on a thread of their own, so that `stop` and
-    // `isready` reach a running search (CHEG §7.5); the search runs here.
-    let input = std::io::BufReader::new(std::io::stdin());
-    let mut commands = icp_rt::uci::ThreadReader::spawn(Box::new(input));
+{{ steps }}
+
+/// The engine as its binary runs it: `args` (without the program's name)
+/// ask one query (`--fen FEN …`, `--help`); none speak UCI, reading the
+/// commands from `input` on a thread of their own, so that `stop` and
+/// `isready` reach a running search (CHEG §7.5). Answers go to `output`,
+/// errors to standard error. Returns the exit status and whether the
+/// output could be flushed.
+fn icp_engine<W: std::io::Write>(
+    args: &[String],
+    input: Box<dyn std::io::BufRead + Send>,
+    output: W,
+) -> (i32, std::io::Result<()>) {
+    let mut output = std::io::BufWriter::new(output);
+    let mut commands = icp_rt::uci::ThreadReader::spawn(input);
     let clock = icp_rt::uci::SystemClock::new();
     let status = icp_rt::uci::main(
         ICP_NAME,
-        &args,
+        args,
         &IcpProgram,
         &mut commands,
         &clock,
         &mut output,
-        &mut stderr.lock(),
+        &mut std::io::stderr().lock(),
     );
-    let _ = std::io::Write::flush(&mut output);
-    std::process::exit(status);
+    let flushed = std::io::Write::flush(&mut output);
+    (status, flushed)
+}
+
+/// Runs the engine's UCI loop (CHEG §7.4, §7.5) until `quit` or the end
+/// of `input`: the commands are read from `input`, the answers written to
+/// `output` (buffered, and flushed before `run` returns), runtime errors
+/// of searches reported on standard error, as the engine's binary does
+/// when started with no arguments. `Err`: the output could not be
+/// written.
+pub fn run<R: std::io::BufRead + Send + 'static, W: std::io::Write + Send + 'static>(
+    input: R,
+    output: W,
+) -> Result<(), Error> {
+    match icp_engine(&[], Box::new(input), output) {
+        (_, Err(_)) => Err(Error {
+            line: "error: cannot write standard output".to_string(),
+        }),
+        (_, Ok(())) => Ok(()),
+    }
 }

@@ -2,11 +2,11 @@
 {%- for line in d.doc %}
 {% if loop.first %}/* {% else %} * {% endif %}{{ line }}{% if loop.last %} */{% endif %}
 {%- endfor %}
-static {{ d.returns }} {{ d.name }}({{ d.params }})
+{{ d.storage }} {{ d.returns }} {{ d.name }}({{ chunks[0].signature }})
 {
     switch ({{ d.pc }}) {
 {%- for chunk in chunks %}
-{%- for c in chunk %}
+{%- for c in chunk.cases %}
     case {{ c.pc }}: /* {{ c.comment }} */
 {%- for line in c.lines %}
         {{ line }}
@@ -14,7 +14,7 @@ static {{ d.returns }} {{ d.name }}({{ d.params }})
 {%- endfor %}
 {%- endfor %}
     default:
-        {{ d.default }}
+        {{ chunks[0].default }}
     }
 }
 {%- else %}
@@ -24,18 +24,18 @@ static {{ d.returns }} {{ d.name }}({{ d.params }})
 {%- endif %}
 {%- for chunk in chunks %}
 
-/* Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.len() - 1 }}. */
-{% if lean %}ICP_CHUNK{% else %}static{% endif %} {{ d.returns }} {{ d.name }}_{{ loop.index0 }}({{ d.params }})
+/* Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.cases.len() - 1 }}. */
+{% if lean %}ICP_CHUNK{% else %}{{ d.storage }}{% endif %} {{ d.returns }} {{ d.name }}_{{ loop.index0 }}({{ chunk.signature }})
 {
     switch ({{ d.pc }}) {
-{%- for c in chunk %}
+{%- for c in chunk.cases %}
     case {{ c.pc }}: /* {{ c.comment }} */
 {%- for line in c.lines %}
         {{ line }}
 {%- endfor %}
 {%- endfor %}
     default:
-        {{ d.default }}
+        {{ chunk.default }}
     }
 }
 {%- endfor %}
@@ -44,7 +44,7 @@ static {{ d.returns }} {{ d.name }}({{ d.params }})
 {% if loop.first %}/* {% else %} * {% endif %}{{ line }}{% if loop.last %}
  * The statements are in functions of {{ size }}, picked by {{ d.pc }} / {{ size }}. */{% endif %}
 {%- endfor %}
-static {{ d.returns }} {{ d.name }}({{ d.params }})
+{{ d.storage }} {{ d.returns }} {{ d.name }}({{ d.c_params() }})
 {
     switch ({{ d.pc }} / {{ size }}) {
 {%- for chunk in chunks %}

@@ -2,10 +2,10 @@
 {%- for line in d.doc %}
 /// {{ line }}
 {%- endfor %}
-fn {{ d.name }}({{ d.params }}) -> {{ d.returns }} {
+{{ chunks[0].signature }}
     {% if !d.wrap.is_empty() %}{{ d.wrap }}({% endif %}match {{ d.pc }} {
 {%- for chunk in chunks %}
-{%- for c in chunk %}
+{%- for c in chunk.cases %}
         // {{ c.comment }}
 {%- for line in c.lines %}
 {% if !line.is_empty() %}        {{ line }}{% endif %}
@@ -18,11 +18,11 @@ fn {{ d.name }}({{ d.params }}) -> {{ d.returns }} {
 {%- else %}
 {%- for chunk in chunks %}
 
-/// Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.len() - 1 }}.
+/// Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.cases.len() - 1 }}.
 #[inline(never)]
-fn {{ d.name }}_{{ loop.index0 }}({{ d.params }}) -> {{ d.returns }} {
+{{ chunk.signature }}
     {% if !d.wrap.is_empty() %}{{ d.wrap }}({% endif %}match {{ d.pc }} {
-{%- for c in chunk %}
+{%- for c in chunk.cases %}
         // {{ c.comment }}
 {%- for line in c.lines %}
 {% if !line.is_empty() %}        {{ line }}{% endif %}
@@ -37,7 +37,7 @@ fn {{ d.name }}_{{ loop.index0 }}({{ d.params }}) -> {{ d.returns }} {
 /// {{ line }}
 {%- endfor %}
 /// The statements are in functions of {{ size }}, picked by `{{ d.pc }} / {{ size }}`.
-fn {{ d.name }}({{ d.params }}) -> {{ d.returns }} {
+{{ d.rust_dispatcher() }}
     match {{ d.pc }} / {{ size }} {
 {%- for chunk in chunks %}
         {{ loop.index0 }} => {{ d.name }}_{{ loop.index0 }}({{ d.args }}),

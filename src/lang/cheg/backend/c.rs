@@ -1,19 +1,25 @@
 //! The C back end (issue 12): one C99 file needing only libc, a
-//! standalone UCI engine. The runtime is pasted in verbatim: the shared C
-//! prelude, then `runtime/chess.c`, `engine.c` and `uci.c` (the C ports of
-//! the Rust runtime the interpreter runs). The endgame program becomes
+//! standalone UCI engine. The runtime is pasted in, cut down to the
+//! sections the program uses (`runtime/api.rs`): the shared C prelude,
+//! then `runtime/chess.c`, `engine.c` and `uci.c` (the C ports of the Rust
+//! runtime the interpreter runs). The endgame program becomes
 //! `icp_program_step`, a `switch` on the statement number whose cases make
 //! the same runtime calls as the interpreter's (`interp.rs`) and the Rust
-//! back end's, each under its source line.
+//! back end's, each under its source line, every runtime name spelt
+//! through the table of `runtime/api.rs`.
 
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
-use super::super::runtime::engine::{Compare, Cond, Test};
-use super::{CaseView, cases, source_lines};
+use super::super::runtime::api;
+use super::super::runtime::engine::Cond;
+use super::{Calls, CaseView, Selected, cases, select_from, source_lines};
+use crate::codegen::chunks::{Case, Dense, Idle};
 use crate::codegen::escape::c_string_chunks;
+use crate::codegen::sections::{Entry, Markers, Uses};
 use crate::codegen::{self, Syntax, literal};
 use askama::Template;
 
-/// The C runtime: the prelude, then chess, engine and UCI.
+/// The C runtime: the prelude, then chess, engine and UCI, section
+/// markers and all.
 pub const RUNTIME: &str = concat!(
     include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -32,17 +38,45 @@ struct ProgramView {
     entries: Vec<String>,
     lines: Vec<String>,
     user_vars: usize,
-    cases: Vec<CaseView>,
+    /// `icp_program_step`: the statements as a `switch`
+    /// ([`chunks::Dense`]).
+    steps: String,
     /// The engine's name (`id name`), a C string literal's body.
     name: String,
 }
 
+/// The cases of `icp_program_step` and what they use of the runtime, the
+/// program's frame included.
+fn c_cases(program: &Program) -> (Vec<CaseView>, Uses) {
+    let mut uses = Uses::new();
+    for entry in [
+        &api::ENDGAME,
+        &api::ENTRY_SPEC,
+        &api::INVOCATION,
+        &api::ENGINE_MAIN,
+        &api::LIGHT,
+        &api::FENCE,
+    ] {
+        uses.add(entry);
+    }
+    let calls = Calls::of(program);
+    let cases = cases(program, |_, op, line| body(&mut uses, calls, op, line));
+    (cases, uses)
+}
+
+/// The C runtime a program carries: the core and the sections its
+/// statements reach.
+pub fn select(program: &Program) -> Selected {
+    let (_, uses) = c_cases(program);
+    select_from(RUNTIME, Markers::C, &uses)
+}
+
 /// Generated C for `program` (`source_name` goes into the header).
 pub fn emit_c(program: &Program, source_name: &str) -> String {
+    let (cases, uses) = c_cases(program);
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
-        runtime: crate::codegen::sections::whole(RUNTIME, crate::codegen::sections::Markers::C)
-            .expect("the C runtime's section markers parse"),
+        runtime: select_from(RUNTIME, Markers::C, &uses).text,
         entries: super::super::interp::entry_specs(program)
             .iter()
             .map(|e| {
@@ -56,9 +90,14 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
                         s.4.map_or(-1, i32::from)
                     )
                 };
-                let (cmp, m) = e
-                    .pawn_diff
-                    .map_or(("-1".to_string(), 0), |(c, m)| (compare(c), m));
+                let (cmp, m) = e.pawn_diff.map_or(("0", 0), |(c, m)| {
+                    let c = match c {
+                        std::cmp::Ordering::Less => "'<'",
+                        std::cmp::Ordering::Equal => "'='",
+                        std::cmp::Ordering::Greater => "'>'",
+                    };
+                    (c, m)
+                });
                 format!(
                     "{{{}, {}, {}, {cmp}, {m}}}",
                     e.start,
@@ -69,7 +108,31 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
             .collect(),
         lines: source_lines(program),
         user_vars: program.user_vars.len(),
-        cases: cases(program, body),
+        steps: Dense {
+            name: "icp_program_step".into(),
+            doc: vec![
+                "Runs statement pc of the program: what the engine does next. Control".into(),
+                "flow only: every value, condition and outcome is the runtime's".into(),
+                "(CHEG §5, §6).".into(),
+            ],
+            returns: "int".into(),
+            params: vec!["icp_inv *inv".into(), "size_t pc".into()],
+            args: "inv, pc".into(),
+            pc: "pc".into(),
+            default: "return ICP_STEP_FENCE;".into(),
+            wrap: String::new(),
+            storage: "ICP_LIGHT static".into(),
+            idle: Some(Idle { name: "inv".into() }),
+            cases: cases
+                .into_iter()
+                .map(|c| Case {
+                    pc: c.pc,
+                    comment: c.comment,
+                    lines: c.body.lines().map(str::to_string).collect(),
+                })
+                .collect(),
+        }
+        .c(),
         name: codegen::escape::c_string_chunks(&super::super::engine_name(source_name))
             .into_iter()
             .map(|(body, _)| body)
@@ -79,201 +142,237 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
     codegen::render(&view, Syntax::C)
 }
 
-/// `SetSq` → `SET_SQ`: the C spelling of a runtime enum variant.
-fn upper_snake(name: &str) -> String {
-    let mut out = String::with_capacity(name.len() + 4);
-    for (i, c) in name.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            out.push('_');
-        }
-        out.push(c.to_ascii_uppercase());
-    }
-    out
+fn kind(u: &mut Uses, k: Kind) -> String {
+    u.c(api::kind(k)).to_string()
 }
 
-/// `ICP_<prefix>_<VARIANT>` for a runtime enum value.
-fn constant(prefix: &str, value: impl std::fmt::Debug) -> String {
-    format!("ICP_{prefix}_{}", upper_snake(&format!("{value:?}")))
-}
-
-fn kind(k: Kind) -> String {
-    format!("ICP_{}", upper_snake(&format!("{k:?}")))
-}
-
-fn var(v: Var) -> String {
+fn var(u: &mut Uses, v: Var) -> String {
+    let name = u.c(api::var(v));
     match v {
-        Var::User(slot) => format!("ICP_USER({slot})"),
+        Var::User(slot) => format!("{name}({slot})"),
         Var::Piece {
             mover,
             kind: k,
             index,
-        } => format!("ICP_PIECE_VAR({}, {}, {index})", u8::from(mover), kind(k)),
-        other => format!("ICP_VAR({})", constant("VAR", other)),
+        } => format!("{name}({}, {}, {index})", u8::from(mover), kind(u, k)),
+        _ => format!("ICP_VAR({name})"),
     }
 }
 
-fn literal_c(l: &Literal) -> String {
+fn literal_c(u: &mut Uses, l: &Literal) -> String {
     match l {
-        Literal::Undefined => "icp_undefined()".into(),
-        Literal::Logical(b) => format!("icp_logical({})", u8::from(*b)),
-        Literal::Integer(n) => format!("icp_integer({})", literal::c_i64(*n)),
+        Literal::Undefined => format!("{}()", u.c(&api::UNDEFINED)),
+        Literal::Logical(b) => format!("{}({})", u.c(&api::LOGICAL), u8::from(*b)),
+        Literal::Integer(n) => format!("{}({})", u.c(&api::INTEGER), literal::c_i64(*n)),
         Literal::Set(text) => {
             // In parts short enough for C99's string literals.
             let parts = c_string_chunks(text);
             let mut args = vec![parts.len().to_string()];
             args.extend(parts.iter().map(|(body, _)| format!("\"{body}\"")));
-            format!("icp_set_literal({})", args.join(", "))
+            format!("{}({})", u.c(&api::SET_LITERAL), args.join(", "))
         }
     }
 }
 
-fn read(o: &Operand) -> String {
+fn read(u: &mut Uses, o: &Operand) -> String {
     match o {
-        Operand::Var(v) => format!("icp_read(inv, {})", var(*v)),
-        Operand::Literal(l) => literal_c(l),
+        Operand::Var(v) => {
+            let read = u.c(&api::READ);
+            format!("{read}(inv, {})", var(u, *v))
+        }
+        Operand::Literal(l) => literal_c(u, l),
     }
 }
 
-fn cond(c: Cond) -> String {
+fn cond(u: &mut Uses, c: Cond) -> String {
     match c {
-        None => "ICP_ALWAYS".into(),
-        Some(c) => {
-            let (test, k) = match c.test {
-                Test::Kind(k) => ("ICP_T_KIND".to_string(), kind(k)),
-                t => (constant("T", t), "0".to_string()),
+        None => u.c(&api::ALWAYS).into(),
+        Some((negated, t)) => {
+            let make = u.c(&api::CONDITION);
+            let test = u.c(api::test(t));
+            let k = match t {
+                super::super::runtime::engine::Test::Kind(k) => kind(u, k),
+                _ => "0".to_string(),
             };
-            format!("icp_cond_make({}, {test}, {k})", u8::from(c.negated))
+            format!("{make}({}, {test}, {k})", u8::from(negated))
         }
     }
-}
-
-fn compare(c: Compare) -> String {
-    constant("CMP", c)
 }
 
 /// The case of one statement: the runtime calls of `interp.rs`'s `step`.
-fn body(op: &Op, line: u32) -> String {
-    let call = |name: &str, args: Vec<String>| {
+/// `calls`: what of the call machinery the program needs.
+fn body(u: &mut Uses, calls: Calls, op: &Op, line: u32) -> String {
+    let call = |u: &mut Uses, entry: &Entry, args: Vec<String>| {
         let mut all = vec!["inv".to_string()];
         all.extend(args);
-        format!("return icp_do_{name}({});", all.join(", "))
+        format!("return {}({});", u.c(entry), all.join(", "))
     };
     match op {
-        Op::Fence => "return ICP_STEP_FENCE;".into(),
-        Op::Break(a, b, c) => call("break", vec![line.to_string(), read(a), read(b), read(c)]),
-        Op::Return(v) => call("return", vec![read(v)]),
+        Op::Fence => format!("return {};", u.c(&api::FENCE)),
+        Op::Break(a, b, c) => {
+            // The one statement that needs nothing of the invocation.
+            let args = [line.to_string(), read(u, a), read(u, b), read(u, c)];
+            format!("return {}({});", u.c(&api::BREAK), args.join(", "))
+        }
+        Op::Return(_) if !calls.calls => format!("return {};", u.c(&api::STRAY)),
+        Op::Cond { sub, .. } if !calls.frames() => {
+            let x = read(u, &Operand::Var(Var::X));
+            call(u, &api::ENTER, vec![sub.to_string(), x])
+        }
+        Op::CondTF { sub, arg, .. }
+        | Op::Call {
+            kind: CallKind::Set,
+            sub,
+            arg,
+            ..
+        } if !calls.frames() => {
+            let args = vec![sub.to_string(), read(u, arg)];
+            call(u, &api::ENTER, args)
+        }
+        Op::Call { dst, sub, arg, .. } if !calls.frames() => {
+            let args = vec![var(u, *dst), sub.to_string(), read(u, arg)];
+            call(u, &api::ENTER_EACH, args)
+        }
+        Op::Return(v) => {
+            let args = vec![read(u, v)];
+            call(u, &api::RETURN, args)
+        }
         Op::Cond {
             cond: c,
             sub,
             target,
-        } => call("cond", vec![cond(*c), sub.to_string(), target.to_string()]),
+        } => {
+            let args = vec![cond(u, *c), sub.to_string(), target.to_string()];
+            call(u, &api::COND, args)
+        }
         Op::CondV {
             cond: c,
             value,
             target,
-        } => call("condv", vec![cond(*c), read(value), target.to_string()]),
+        } => {
+            let args = vec![cond(u, *c), read(u, value), target.to_string()];
+            call(u, &api::CONDV, args)
+        }
         Op::CondTF {
             on_true,
             sub,
             arg,
             target,
-        } => call(
-            "condtf",
-            vec![
+        } => {
+            let args = vec![
                 u8::from(*on_true).to_string(),
                 sub.to_string(),
-                read(arg),
+                read(u, arg),
                 target.to_string(),
-            ],
-        ),
-        Op::Jump { cmp, a, b, target } => call(
-            "jump",
-            vec![compare(*cmp), read(a), read(b), target.to_string()],
-        ),
+            ];
+            call(u, &api::CONDTF, args)
+        }
+        Op::Jump { cmp, a, b, target } => {
+            let args = vec![
+                u.c(api::compare(*cmp)).to_string(),
+                read(u, a),
+                read(u, b),
+                target.to_string(),
+            ];
+            call(u, &api::JUMP, args)
+        }
         Op::Call {
             kind: CallKind::Set,
             dst,
             sub,
             arg,
-        } => call("set", vec![var(*dst), sub.to_string(), read(arg)]),
+        } => {
+            let args = vec![var(u, *dst), sub.to_string(), read(u, arg)];
+            call(u, &api::SET, args)
+        }
         Op::Call {
             kind: k,
             dst,
             sub,
             arg,
-        } => call(
-            "each",
-            vec![constant("CALL", k), var(*dst), sub.to_string(), read(arg)],
-        ),
-        Op::Unary { op, dst, a } => call("unary", vec![constant("U", op), var(*dst), read(a)]),
-        Op::Binary { op, dst, a, b } => call(
-            "binary",
-            vec![constant("B", op), var(*dst), read(a), read(b)],
-        ),
-        Op::Exch(a, b) => call("exch", vec![var(*a), var(*b)]),
-        Op::Order(a, b, o) => call("order", vec![var(*a), var(*b), constant("ORDER", o)]),
-        Op::Selecc { dst, cond: c, set } => call("selecc", vec![var(*dst), cond(*c), read(set)]),
-        Op::SetEl { value, set, index } => call("setel", vec![read(value), var(*set), read(index)]),
-        Op::Insert { value, set, index } => {
-            call("insert", vec![read(value), var(*set), read(index)])
+        } => {
+            let args = vec![
+                u.c(api::call_kind(*k)).to_string(),
+                var(u, *dst),
+                sub.to_string(),
+                read(u, arg),
+            ];
+            call(u, &api::EACH, args)
         }
-        Op::Unsert { dst, set, index } => call("unsert", vec![var(*dst), var(*set), read(index)]),
-        Op::ExchWe { a, set, index } => call("exchwe", vec![var(*a), var(*set), read(index)]),
-        Op::ExchEl { set, i, j } => call("exchel", vec![var(*set), read(i), read(j)]),
+        Op::Unary { op, dst, a } => {
+            let args = vec![u.c(api::unary(*op)).to_string(), var(u, *dst), read(u, a)];
+            call(u, &api::UNARY, args)
+        }
+        Op::Binary { op, dst, a, b } => {
+            let args = vec![
+                u.c(api::binary(*op)).to_string(),
+                var(u, *dst),
+                read(u, a),
+                read(u, b),
+            ];
+            call(u, &api::BINARY, args)
+        }
+        Op::Exch(a, b) => {
+            let args = vec![var(u, *a), var(u, *b)];
+            call(u, &api::EXCH, args)
+        }
+        Op::Order(a, b, o) => {
+            let args = vec![var(u, *a), var(u, *b), u.c(api::ordering(*o)).to_string()];
+            call(u, &api::ORDER, args)
+        }
+        Op::Selecc { dst, cond: c, set } => {
+            let args = vec![var(u, *dst), cond(u, *c), read(u, set)];
+            call(u, &api::SELECC, args)
+        }
+        Op::SetEl { value, set, index } => {
+            let args = vec![read(u, value), var(u, *set), read(u, index)];
+            call(u, &api::SETEL, args)
+        }
+        Op::Insert { value, set, index } => {
+            let args = vec![read(u, value), var(u, *set), read(u, index)];
+            call(u, &api::INSERT, args)
+        }
+        Op::Unsert { dst, set, index } => {
+            let args = vec![var(u, *dst), var(u, *set), read(u, index)];
+            call(u, &api::UNSERT, args)
+        }
+        Op::ExchWe { a, set, index } => {
+            let args = vec![var(u, *a), var(u, *set), read(u, index)];
+            call(u, &api::EXCHWE, args)
+        }
+        Op::ExchEl { set, i, j } => {
+            let args = vec![var(u, *set), read(u, i), read(u, j)];
+            call(u, &api::EXCHEL, args)
+        }
         Op::Play {
             kind: k,
             set,
             cond: c,
             order,
-        } => call(
-            "play",
-            vec![
-                constant("PLAY", k),
-                read(set),
-                cond(*c),
-                constant("ORDER", order),
-            ],
-        ),
-        Op::Plan { tag, set, value } => call("plan", vec![tag.to_string(), read(set), read(value)]),
-        Op::Unplan => call("unplan", vec![]),
-        Op::Done => call("done", vec![]),
-        Op::Leave => "return ICP_STEP_LEAVE;".into(),
-        Op::Value { kind: k, w, l, c } => call(
-            "value",
-            vec![constant("VALUE", k), read(w), read(l), read(c)],
-        ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn runtime_variants_are_spelled_as_the_c_runtime_declares_them() {
-        use super::super::super::runtime::engine::{Binary, PlayKind, Unary, ValueKind};
-        assert_eq!(constant("B", Binary::SetSq), "ICP_B_SET_SQ");
-        assert_eq!(constant("U", Unary::SColor), "ICP_U_S_COLOR");
-        assert_eq!(constant("PLAY", PlayKind::PlayB), "ICP_PLAY_PLAY_B");
-        assert_eq!(constant("VALUE", ValueKind::RetBet), "ICP_VALUE_RET_BET");
-        assert_eq!(constant("T", Test::KeepsKingRank), "ICP_T_KEEPS_KING_RANK");
-        assert_eq!(kind(Kind::Knight), "ICP_KNIGHT");
-        // Every constant the generator can write is declared in engine.c.
-        let engine = include_str!("../runtime/engine.c");
-        for name in [
-            "ICP_B_SET_SQ",
-            "ICP_B_SQ_RANK",
-            "ICP_U_P_COLOR",
-            "ICP_PLAY_PLAY_B",
-            "ICP_VALUE_RET_BET",
-            "ICP_VALUE_VAL_RET",
-            "ICP_T_KEEPS_KING_RANK",
-            "ICP_CMP_NOT_GT",
-            "ICP_ORDER_AS_GIVEN",
-            "ICP_CALL_SELECT",
-            "ICP_VAR_PLIES",
-        ] {
-            assert!(engine.contains(name), "{name} missing from engine.c");
+        } => {
+            let args = vec![
+                u.c(api::play(*k)).to_string(),
+                read(u, set),
+                cond(u, *c),
+                u.c(api::ordering(*order)).to_string(),
+            ];
+            call(u, &api::PLAY, args)
+        }
+        Op::Plan { tag, set, value } => {
+            let args = vec![tag.to_string(), read(u, set), read(u, value)];
+            call(u, &api::PLAN, args)
+        }
+        Op::Unplan => call(u, &api::UNPLAN, vec![]),
+        Op::Done => call(u, &api::DONE, vec![]),
+        Op::Leave => format!("return {};", u.c(&api::LEAVE)),
+        Op::Value { kind: k, w, l, c } => {
+            let args = vec![
+                u.c(api::value(*k)).to_string(),
+                read(u, w),
+                read(u, l),
+                read(u, c),
+            ];
+            call(u, &api::VALUE, args)
         }
     }
 }

@@ -5,21 +5,19 @@
  * mailbox with per-colour and per-kind bit masks, the same legal
  * generation (checkers and pins from one scan from the king) in the same
  * order, the same FEN messages. Keep the two in step: tests/cheg.rs and
- * the conformance suites compare the engines built on each.
+ * the conformance suites compare the engines built on each. Cut into
+ * sections as chess.rs is (runtime/api.rs).
  *
  * Squares are rank * 8 + file (a1 = 0, h8 = 63); the mailbox uses 0x88
  * squares rank * 16 + file.
  * --------------------------------------------------------------------- */
 
-/* Runtime functions a program may not call are marked so that -Wall stays
- * quiet. */
-#ifndef ICP_UNUSED
-#if defined(__GNUC__) || defined(__clang__)
-#define ICP_UNUSED __attribute__((unused))
-#else
-#define ICP_UNUSED
-#endif
-#endif
+/* The engine's core (chess, the search, UCI: everything outside a
+ * section) needs these sections of the prelude. A program carries the
+ * sections its statements use besides (runtime/api.rs), nothing else: an
+ * unused static function would not build under -Wall -Werror. */
+/* @section core: prelude_realloc prelude_stdout */
+/* @end core */
 
 /* What gcc optimises (issue 12: the build's time is gcc's -O2 passes).
  * Only the move generation and the search need -O2; the rest is marked:
@@ -235,7 +233,7 @@ static uint8_t icp_castle_keep(int s88)
 static const uint8_t icp_promotions[4] = {ICP_QUEEN, ICP_ROOK, ICP_BISHOP, ICP_KNIGHT};
 
 /* The square's name, a1 ... h8 ("??" outside 0..63). */
-ICP_COLD ICP_UNUSED static void icp_square_name(int square, char out[3])
+ICP_COLD static void icp_square_name(int square, char out[3])
 {
     if (square < 0 || square >= 64) {
         out[0] = out[1] = '?';
@@ -247,7 +245,7 @@ ICP_COLD ICP_UNUSED static void icp_square_name(int square, char out[3])
 }
 
 /* UCI text: e2e4, e7e8q. */
-ICP_COLD ICP_UNUSED static void icp_move_uci(icp_move mv, char out[6])
+ICP_COLD static void icp_move_uci(icp_move mv, char out[6])
 {
     static const char letters[] = " kqrbnp";
     icp_square_name(mv.from, out);
@@ -401,7 +399,7 @@ ICP_COLD static int icp_is_ascii_space(char c)
     return c == ' ' || (c >= '\t' && c <= '\r');
 }
 
-ICP_COLD ICP_UNUSED static int icp_position_from_fen(const char *fen, icp_position *out, char *message, size_t size)
+ICP_COLD static int icp_position_from_fen(const char *fen, icp_position *out, char *message, size_t size)
 {
     const char *field[6];
     size_t len[6], nfields = 0, i;
@@ -632,7 +630,7 @@ fail:
     return 0;
 }
 
-ICP_COLD ICP_UNUSED static void icp_position_start(icp_position *out)
+ICP_COLD static void icp_position_start(icp_position *out)
 {
     char message[8];
     if (!icp_position_from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", out, message,
@@ -650,7 +648,7 @@ ICP_COLD static char icp_piece_char(int code)
 }
 
 /* The position as a 6-field FEN. */
-ICP_COLD ICP_UNUSED static void icp_position_to_fen(const icp_position *p, char out[ICP_FEN_SIZE])
+ICP_COLD static void icp_position_to_fen(const icp_position *p, char out[ICP_FEN_SIZE])
 {
     int rank, file, n = 0;
     char ep[3];
@@ -699,13 +697,14 @@ ICP_COLD ICP_UNUSED static void icp_position_to_fen(const icp_position *p, char 
     snprintf(out + n, (size_t)(ICP_FEN_SIZE - n), " %" PRIu64 " %" PRIu64, p->halfmove, p->fullmove);
 }
 
-ICP_UNUSED static int icp_side_to_move(const icp_position *p)
+static int icp_side_to_move(const icp_position *p)
 {
     return p->side;
 }
 
+/* @section piece_at */
 /* What stands on square; 0 for an empty square or one outside 0..63. */
-ICP_UNUSED static int icp_piece_at(const icp_position *p, int square, icp_piece *out)
+static int icp_piece_at(const icp_position *p, int square, icp_piece *out)
 {
     int code;
     if (square < 0 || square >= 64)
@@ -718,6 +717,7 @@ ICP_UNUSED static int icp_piece_at(const icp_position *p, int square, icp_piece 
     out->square = (uint8_t)square;
     return 1;
 }
+/* @end piece_at */
 
 /* The squares of mask in variable order (§3, §11.1): file h first, then
  * g ... a; within a file the lower rank first, ranks counted from the side
@@ -775,8 +775,9 @@ static void icp_order_ranks(const icp_position *p, int colour, uint8_t ranks[64]
     }
 }
 
+/* @section piece_variable: mover */
 /* The piece bound to the piece variable (colour, kind, 0-based index). */
-ICP_UNUSED static int icp_piece_variable(const icp_position *p, int colour, int kind, int index, icp_piece *out)
+static int icp_piece_variable(const icp_position *p, int colour, int kind, int index, icp_piece *out)
 {
     uint8_t squares[64];
     int n;
@@ -790,6 +791,7 @@ ICP_UNUSED static int icp_piece_variable(const icp_position *p, int colour, int 
     out->square = squares[index];
     return 1;
 }
+/* @end piece_variable */
 
 /* ------------------------------------------------------ legal moves */
 
@@ -1101,7 +1103,7 @@ static void icp_generate_with(const icp_position *p, const icp_restrictions *r, 
 }
 
 /* The side to move's legal moves in generation order. */
-ICP_UNUSED static void icp_generate(const icp_position *p, icp_move_list *out)
+static void icp_generate(const icp_position *p, icp_move_list *out)
 {
     icp_restrictions r;
     icp_sink sink;
@@ -1113,7 +1115,7 @@ ICP_UNUSED static void icp_generate(const icp_position *p, icp_move_list *out)
 }
 
 /* Number of legal moves (perft 1). */
-ICP_UNUSED static uint64_t icp_count_legal(const icp_position *p)
+static uint64_t icp_count_legal(const icp_position *p)
 {
     icp_restrictions r;
     icp_sink sink;
@@ -1126,7 +1128,7 @@ ICP_UNUSED static uint64_t icp_count_legal(const icp_position *p)
 
 /* The side to move's legal moves in the order of §7.2: by the piece's
  * variable order, then destination, then promotion Q R B N. */
-ICP_UNUSED static void icp_legal_moves(const icp_position *p, icp_move_list *out)
+static void icp_legal_moves(const icp_position *p, icp_move_list *out)
 {
     uint8_t rank_of[64];
     uint32_t keys[ICP_MAX_MOVES];
@@ -1209,13 +1211,13 @@ static void icp_play_move(const icp_position *p, icp_move mv, icp_position *next
     next->side = (uint8_t)(1 - p->side);
 }
 
-ICP_UNUSED static void icp_play(const icp_position *p, icp_move mv, icp_position *out)
+static void icp_play(const icp_position *p, icp_move mv, icp_position *out)
 {
     icp_play_move(p, mv, out);
 }
 
 /* True if the side to move's king is attacked. */
-ICP_UNUSED static int icp_in_check(const icp_position *p)
+static int icp_in_check(const icp_position *p)
 {
     return icp_attacked(p, p->kings[p->side], 1 - p->side, -1);
 }
@@ -1260,7 +1262,7 @@ ICP_COLD static int icp_piece_attacks(const icp_position *p, int from, int targe
 }
 
 /* The squares of the pieces giving check, in square order. */
-ICP_COLD ICP_UNUSED static int icp_checkers(const icp_position *p, uint8_t out[16])
+ICP_COLD static int icp_checkers(const icp_position *p, uint8_t out[16])
 {
     int king = p->kings[p->side], n = 0;
     uint64_t bits = p->occupied[1 - p->side];
@@ -1274,7 +1276,7 @@ ICP_COLD ICP_UNUSED static int icp_checkers(const icp_position *p, uint8_t out[1
 }
 
 /* True if mv captures (§11.5; en passant included). */
-ICP_UNUSED static int icp_is_capture(const icp_position *p, icp_move mv)
+static int icp_is_capture(const icp_position *p, icp_move mv)
 {
     int code, target;
     if (mv.from >= 64 || mv.to >= 64)
@@ -1289,7 +1291,7 @@ ICP_UNUSED static int icp_is_capture(const icp_position *p, icp_move mv)
 }
 
 /* True if mv is one of the side to move's legal moves. */
-ICP_UNUSED static int icp_is_legal(const icp_position *p, icp_move mv)
+static int icp_is_legal(const icp_position *p, icp_move mv)
 {
     icp_move_list moves;
     int i;
@@ -1303,8 +1305,9 @@ ICP_UNUSED static int icp_is_legal(const icp_position *p, icp_move mv)
     return 0;
 }
 
+/* @section t_check */
 /* True if legal mv gives check (§4 CHECK; an illegal move: false). */
-ICP_UNUSED static int icp_gives_check(const icp_position *p, icp_move mv)
+static int icp_gives_check(const icp_position *p, icp_move mv)
 {
     icp_position next;
     if (!icp_is_legal(p, mv))
@@ -1312,9 +1315,10 @@ ICP_UNUSED static int icp_gives_check(const icp_position *p, icp_move mv)
     icp_play_move(p, mv, &next);
     return icp_in_check(&next);
 }
+/* @end t_check */
 
 /* Number of kind pieces of colour. */
-ICP_UNUSED static unsigned icp_count(const icp_position *p, int colour, int kind)
+static unsigned icp_count(const icp_position *p, int colour, int kind)
 {
     return icp_count_code(p, kind | (colour == ICP_BLACK ? ICP_BLACK_BIT : 0));
 }
@@ -1339,7 +1343,7 @@ static uint64_t icp_perft_at(const icp_position *p, unsigned depth)
 
 /* The position's hash key (§7.5, chess.rs key): placement, side to move,
  * castling rights, the en-passant file when there is a square. */
-ICP_UNUSED static uint64_t icp_position_key(const icp_position *p)
+static uint64_t icp_position_key(const icp_position *p)
 {
     uint64_t key = p->placement_key ^ icp_zobrist[ICP_ZOBRIST_CASTLING + (p->castling & 15)];
     if (p->side == ICP_BLACK)
@@ -1350,7 +1354,7 @@ ICP_UNUSED static uint64_t icp_position_key(const icp_position *p)
 }
 
 /* True when the side to move has a legal en-passant capture. */
-ICP_UNUSED static int icp_en_passant_capturable(const icp_position *p)
+static int icp_en_passant_capturable(const icp_position *p)
 {
     icp_move_list moves;
     int i;
@@ -1365,7 +1369,7 @@ ICP_UNUSED static int icp_en_passant_capturable(const icp_position *p)
 
 /* The key of the position as the game history compares positions (§7.5):
  * the en-passant file only when an en-passant capture is legal. */
-ICP_UNUSED static uint64_t icp_repetition_key(const icp_position *p)
+static uint64_t icp_repetition_key(const icp_position *p)
 {
     uint64_t key = icp_position_key(p);
     if (p->en_passant != ICP_NO_SQUARE && !icp_en_passant_capturable(p))
@@ -1375,7 +1379,7 @@ ICP_UNUSED static uint64_t icp_repetition_key(const icp_position *p)
 
 /* True when a and b are the same position of a game (§7.5): placement,
  * side, castling rights, the en-passant square only when it can be taken. */
-ICP_UNUSED static int icp_same_game_position(const icp_position *a, const icp_position *b)
+static int icp_same_game_position(const icp_position *a, const icp_position *b)
 {
     int ea = icp_en_passant_capturable(a) ? a->en_passant : ICP_NO_SQUARE;
     int eb = icp_en_passant_capturable(b) ? b->en_passant : ICP_NO_SQUARE;
@@ -1384,19 +1388,19 @@ ICP_UNUSED static int icp_same_game_position(const icp_position *a, const icp_po
 }
 
 /* True when mv is a capture or a pawn move (§7.5). */
-ICP_UNUSED static int icp_is_irreversible(const icp_position *p, icp_move mv)
+static int icp_is_irreversible(const icp_position *p, icp_move mv)
 {
     return icp_is_capture(p, mv) || (mv.from < 64 && (icp_at(p, icp_to88(mv.from)) & 7) == ICP_PAWN);
 }
 
 /* Leaf nodes of the legal move tree to depth (§7.4; depth 0 is 1). */
-ICP_UNUSED static uint64_t icp_perft(const icp_position *p, unsigned depth)
+static uint64_t icp_perft(const icp_position *p, unsigned depth)
 {
     return icp_perft_at(p, depth);
 }
 
 /* Parses a UCI move and returns 1 if it is legal here. */
-ICP_COLD ICP_UNUSED static int icp_parse_move(const icp_position *p, const char *text, icp_move *out)
+ICP_COLD static int icp_parse_move(const icp_position *p, const char *text, icp_move *out)
 {
     size_t n = strlen(text), i;
     icp_move mv;
@@ -1440,7 +1444,7 @@ ICP_COLD ICP_UNUSED static int icp_parse_move(const icp_position *p, const char 
 }
 
 /* The board as the UCI d command prints it (Stockfish's layout). */
-ICP_COLD ICP_UNUSED static void icp_display(const icp_position *p, FILE *out)
+ICP_COLD static void icp_display(const icp_position *p, FILE *out)
 {
     static const char border[] = " +---+---+---+---+---+---+---+---+\n";
     char fen[ICP_FEN_SIZE], name[3];

@@ -2,8 +2,9 @@
 //! position, FEN, legal moves in the contract's order, make, check, perft.
 //!
 //! Std only, no unsafe, never panics. This file is compiled into icp2c and
-//! embedded verbatim into generated Rust as a sibling module of `engine` and
-//! `uci`, so it refers to nothing outside itself.
+//! embedded into generated Rust as a sibling module of `engine` and `uci`,
+//! cut down to the sections a program uses (`api.rs`), so it refers to
+//! nothing outside itself.
 //!
 //! Squares are numbered `rank * 8 + file` with file 0 = a and rank 0 = 1
 //! (a1 = 0, b1 = 1, …, h8 = 63): absolute, White at the bottom.
@@ -39,6 +40,12 @@
 // Generated Rust embeds this file and builds with edition 2021: no let
 // chains, so nested `if let`s stay nested.
 #![allow(clippy::collapsible_if)]
+
+// The engine's core (chess, the search, UCI: everything outside a
+// section) needs no section; a program carries the sections its
+// statements use besides (`api.rs`).
+// @section core
+// @end core
 
 /// A square, `0..64`: `rank * 8 + file`, a1 = 0, h1 = 7, a8 = 56, h8 = 63.
 pub type Square = u8;
@@ -850,6 +857,7 @@ impl Position {
         })
     }
 
+    // @section interpreter
     /// The rank of `square` counted from the side to move's first rank, 0–7
     /// (§3: `RANK` minus 1).
     pub fn relative_rank(&self, square: Square) -> u8 {
@@ -859,7 +867,9 @@ impl Position {
             Colour::Black => 7 - rank,
         }
     }
+    // @end interpreter
 
+    // @section piece_variable
     /// The pieces of one kind and colour in variable order (§3, §11.1):
     /// file h first, then g … a; within a file the lower rank first, ranks
     /// counted from the side to move's first rank.
@@ -877,6 +887,7 @@ impl Position {
             })
             .collect()
     }
+    // @end piece_variable
 
     /// Writes the squares of `mask` in variable order (§3, §11.1): file h
     /// first, then g … a; within a file the lower rank first, ranks counted
@@ -938,6 +949,7 @@ impl Position {
         ranks
     }
 
+    // @section interpreter
     /// The pieces of `colour` in the order of their variables (§3, §7.2,
     /// §11.1): kinds K, Q, R, B, N, P; within a kind file h first, then g …
     /// a, within a file the lower rank first, ranks counted from the side to
@@ -959,7 +971,9 @@ impl Position {
         pieces.sort_unstable_by_key(|&(rank, _)| rank);
         pieces.into_iter().map(|(_, piece)| piece).collect()
     }
+    // @end interpreter
 
+    // @section piece_variable
     /// The piece bound to the piece variable (colour, kind, 0-based index),
     /// e.g. (mover, Rook, 1) is `WR2` (§3).
     pub fn piece_variable(&self, colour: Colour, kind: Kind, index: u8) -> Option<Piece> {
@@ -970,6 +984,7 @@ impl Position {
             .get(usize::from(index))
             .copied()
     }
+    // @end piece_variable
 
     /// The side to move's legal moves in the order of §7.2.
     pub fn legal_moves(&self) -> Vec<Move> {
@@ -1531,11 +1546,13 @@ impl Position {
         moves.contains(&mv)
     }
 
+    // @section t_check
     /// True if legal `mv` gives check (§4 `CHECK`; an illegal move: false,
     /// §11.5).
     pub fn gives_check(&self, mv: Move) -> bool {
         self.is_legal(mv) && self.play(mv).in_check()
     }
+    // @end t_check
 
     /// Number of `kind` pieces of `colour`.
     pub fn count(&self, colour: Colour, kind: Kind) -> u32 {

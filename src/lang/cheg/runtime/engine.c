@@ -17,12 +17,18 @@
  *
  * The generated program does control flow only: icp_program_step runs one
  * statement through the icp_do_* functions below and returns a step code.
+ *
+ * Cut into sections as engine.rs is (runtime/api.rs): a program carries
+ * the core and the sections it reaches, so that -Wall -Wextra -Werror,
+ * which report an unused static function or parameter, prove it carries
+ * nothing unused. Dispatchers therefore use their operands outside any
+ * case (icp_do_unary, icp_do_binary, icp_do_jump compute in place; a
+ * condition test consumes its value), the constants a section adds are
+ * macros of their own, and the conditions and orderings find the node and
+ * the line of their errors in the running invocation, icp_current.
  * --------------------------------------------------------------------- */
 #include <setjmp.h>
 #include <stdarg.h>
-
-/* ICP_UNUSED (chess.c) marks the functions a program may not call (which
- * ones depends on its statements), so that -Wall stays quiet. */
 
 /* Statements one invocation may execute (§5.2, §11.16). */
 #define ICP_MAX_STATEMENTS 1000000
@@ -80,6 +86,7 @@ static void *icp_alloc(size_t count, size_t size)
     return h + 1;
 }
 
+/* @section regrow */
 /* Grows a tracked block (or allocates one when old is NULL). */
 static void *icp_regrow(void *old, size_t count, size_t size)
 {
@@ -100,6 +107,7 @@ static void *icp_regrow(void *old, size_t count, size_t size)
     icp_link(n);
     return n + 1;
 }
+/* @end regrow */
 
 static void icp_release(void *p)
 {
@@ -219,6 +227,7 @@ static icp_value icp_undefined(void)
     return v;
 }
 
+/* @section val_logical */
 static icp_value icp_logical(int b)
 {
     icp_value v = icp_undefined();
@@ -226,7 +235,9 @@ static icp_value icp_logical(int b)
     v.as.logical = b != 0;
     return v;
 }
+/* @end val_logical */
 
+/* @section val_integer */
 static icp_value icp_integer(int64_t n)
 {
     icp_value v = icp_undefined();
@@ -234,7 +245,9 @@ static icp_value icp_integer(int64_t n)
     v.as.integer = n;
     return v;
 }
+/* @end val_integer */
 
+/* @section val_square */
 static icp_value icp_square_value(uint8_t s)
 {
     icp_value v = icp_undefined();
@@ -242,7 +255,9 @@ static icp_value icp_square_value(uint8_t s)
     v.as.square = s;
     return v;
 }
+/* @end val_square */
 
+/* @section val_piece */
 static icp_value icp_piece_value(icp_piece p)
 {
     icp_value v = icp_undefined();
@@ -250,7 +265,9 @@ static icp_value icp_piece_value(icp_piece p)
     v.as.piece = p;
     return v;
 }
+/* @end val_piece */
 
+/* @section val_move */
 static icp_value icp_move_val(icp_move_value m)
 {
     icp_value v = icp_undefined();
@@ -258,7 +275,9 @@ static icp_value icp_move_val(icp_move_value m)
     v.as.move = m;
     return v;
 }
+/* @end val_move */
 
+/* @section val_set: regrow */
 static icp_set *icp_set_new(size_t cap)
 {
     icp_set *s = icp_alloc(1, sizeof *s);
@@ -269,7 +288,9 @@ static icp_set *icp_set_new(size_t cap)
     s->dead = NULL;
     return s;
 }
+/* @end val_set */
 
+/* @section val_set */
 /* Appends v (consumed) to a set nobody else holds. */
 static void icp_set_push(icp_set *s, icp_value v)
 {
@@ -282,7 +303,9 @@ static void icp_set_push(icp_set *s, icp_value v)
     }
     s->items[s->len++] = v;
 }
+/* @end val_set */
 
+/* @section val_set */
 static icp_value icp_set_value(icp_set *s)
 {
     icp_value v = icp_undefined();
@@ -290,6 +313,7 @@ static icp_value icp_set_value(icp_set *s)
     v.as.set = s;
     return v;
 }
+/* @end val_set */
 
 /* Another holder of v. */
 static icp_value icp_ref(const icp_value *v)
@@ -326,11 +350,12 @@ static void icp_drop(icp_value *v)
     v->tag = ICP_V_UNDEFINED;
 }
 
+/* @section lit_set: val_integer val_logical val_set regrow */
 /* A set literal (§2) from its text as icp2c writes it: the value text of
  * §9, "(1 -2 (T #) ())", given in parts (each of them a C string literal
  * short enough for C99) that are read as one text. Built with an explicit
  * stack of the sets still open. */
-ICP_LIGHT ICP_UNUSED static icp_value icp_set_literal(int parts, ...)
+ICP_LIGHT static icp_value icp_set_literal(int parts, ...)
 {
     va_list ap;
     icp_set **open = NULL;
@@ -389,7 +414,9 @@ ICP_LIGHT ICP_UNUSED static icp_value icp_set_literal(int parts, ...)
     icp_release(open);
     return done;
 }
+/* @end lit_set */
 
+/* @section set_own: val_set */
 /* A set of the same items that the caller may change: v (consumed) itself
  * when nobody else holds it, else a copy. */
 static icp_set *icp_set_own(icp_value v)
@@ -404,7 +431,9 @@ static icp_set *icp_set_own(icp_value v)
     icp_drop(&v);
     return copy;
 }
+/* @end set_own */
 
+/* @section equal */
 /* §2 equality of two values that are not both sets. */
 ICP_LIGHT static int icp_equal_scalar(const icp_value *a, const icp_value *b)
 {
@@ -485,7 +514,9 @@ ICP_LIGHT static int icp_equal(const icp_value *a, const icp_value *b)
         free(pending);
     return same;
 }
+/* @end equal */
 
+/* @section contains: equal */
 ICP_LIGHT static int icp_contains(const icp_set *s, const icp_value *v)
 {
     size_t i;
@@ -494,9 +525,9 @@ ICP_LIGHT static int icp_contains(const icp_set *s, const icp_value *v)
             return 1;
     return 0;
 }
+/* @end contains */
 
-static const char icp_kind_letters[] = " KQRBNP";
-
+/* @section board_move */
 static icp_move icp_board_move(icp_move_value m)
 {
     icp_move mv;
@@ -505,6 +536,10 @@ static icp_move icp_board_move(icp_move_value m)
     mv.promotion = m.promotion;
     return mv;
 }
+/* @end board_move */
+
+/* @section value_text: board_move */
+static const char icp_kind_letters[] = " KQRBNP";
 
 /* Value text (§9) of a value that is not a set: # T F, integers, squares
  * e4, pieces Ke1 (upper case white), moves in UCI form. */
@@ -594,7 +629,9 @@ ICP_COLD static void icp_text_value(icp_text *t, const icp_value *v)
     }
     free(open);
 }
+/* @end value_text */
 
+/* @section type_name */
 ICP_COLD static const char *icp_type_name(const icp_value *v)
 {
     switch (v->tag) {
@@ -614,6 +651,7 @@ ICP_COLD static const char *icp_type_name(const icp_value *v)
         return "move";
     }
 }
+/* @end type_name */
 
 /* Wrapping 64-bit arithmetic (Rust's wrapping_*), without signed overflow. */
 static int64_t icp_wrap(uint64_t u)
@@ -677,6 +715,7 @@ ICP_COLD static void icp_fault_str(const icp_inv *inv, const char *message)
     icp_fault(inv, icp_text_take(&t));
 }
 
+/* @section wrong: type_name value_text */
 ICP_COLD static void icp_wrong(const icp_inv *inv, const char *expected, const icp_value *v)
 {
     icp_text t = {0, 0, 0};
@@ -688,40 +727,52 @@ ICP_COLD static void icp_wrong(const icp_inv *inv, const char *expected, const i
     icp_text_value(&t, v);
     icp_fault(inv, icp_text_take(&t));
 }
+/* @end wrong */
 
+/* @section want_integer: wrong */
 static int64_t icp_want_integer(const icp_inv *inv, const icp_value *v)
 {
     if (v->tag != ICP_V_INTEGER)
         icp_wrong(inv, "an integer", v);
     return v->as.integer;
 }
+/* @end want_integer */
 
+/* @section want_logical: wrong */
 static int icp_want_logical(const icp_inv *inv, const icp_value *v)
 {
     if (v->tag != ICP_V_LOGICAL)
         icp_wrong(inv, "a logical", v);
     return v->as.logical;
 }
+/* @end want_logical */
 
+/* @section want_set: wrong */
 static icp_set *icp_want_set(const icp_inv *inv, const icp_value *v)
 {
     if (v->tag != ICP_V_SET)
         icp_wrong(inv, "a set", v);
     return v->as.set;
 }
+/* @end want_set */
 
+/* @section want_move: wrong */
 static icp_move_value icp_want_move(const icp_inv *inv, const icp_value *v)
 {
     if (v->tag != ICP_V_MOVE)
         icp_wrong(inv, "a move", v);
     return v->as.move;
 }
+/* @end want_move */
 
+/* @section abs64 */
 static int64_t icp_abs64(int64_t a)
 {
     return a < 0 ? -a : a;
 }
+/* @end abs64 */
 
+/* @section king_distance: abs64 */
 /* King distance between two squares. */
 ICP_LIGHT static int64_t icp_king_distance(int a, int b)
 {
@@ -729,7 +780,9 @@ ICP_LIGHT static int64_t icp_king_distance(int a, int b)
     int64_t dr = icp_abs64((int64_t)(a / 8) - (b / 8));
     return df > dr ? df : dr;
 }
+/* @end king_distance */
 
+/* @section opposition */
 /* Distant opposition (§4): file and rank differences both even, not both
  * zero. */
 ICP_LIGHT static int icp_opposition(int a, int b)
@@ -737,7 +790,9 @@ ICP_LIGHT static int icp_opposition(int a, int b)
     int df = a % 8 - b % 8, dr = a / 8 - b / 8;
     return df % 2 == 0 && dr % 2 == 0 && !(df == 0 && dr == 0);
 }
+/* @end opposition */
 
+/* @section value: want_integer */
 /* The value conversion of §6.2 (§11.11). */
 ICP_LIGHT static int64_t icp_convert(int64_t w, int64_t l, int64_t c, int64_t depth)
 {
@@ -755,7 +810,9 @@ ICP_LIGHT static int64_t icp_convert(int64_t w, int64_t l, int64_t c, int64_t de
         return 32 * d + sign * (12416 - depth);
     }
 }
+/* @end value */
 
+/* @section index */
 /* A set index (§5.1, §11.8): 1 first, -1 last; extra allows card+1.
  * Returns the 0-based position. */
 ICP_LIGHT static size_t icp_index(const icp_inv *inv, size_t len, int64_t i, int extra)
@@ -774,25 +831,33 @@ ICP_LIGHT static size_t icp_index(const icp_inv *inv, size_t len, int64_t i, int
     icp_fault(inv, icp_text_take(&t));
     return 0;
 }
+/* @end index */
 
+/* @section mover */
 static int icp_mover(const icp_node *node)
 {
     return icp_side_to_move(&node->position);
 }
+/* @end mover */
 
+/* @section rank: mover */
 /* §3 rank (1-8) of a square, from the side to move's first rank. */
 static int64_t icp_rank(const icp_node *node, int square)
 {
     int64_t r = square / 8;
     return icp_mover(node) == ICP_WHITE ? r + 1 : 8 - r;
 }
+/* @end rank */
 
+/* @section file */
 /* §3 file: h = 1 ... a = 8. */
 static int64_t icp_file(int square)
 {
     return 8 - square % 8;
 }
+/* @end file */
 
+/* @section square_at: mover */
 /* The square of §3 rank and file, or -1 unless both are 1-8. */
 static int icp_square_at(const icp_node *node, int64_t rank, int64_t file)
 {
@@ -802,13 +867,17 @@ static int icp_square_at(const icp_node *node, int64_t rank, int64_t file)
     abs_rank = icp_mover(node) == ICP_WHITE ? rank - 1 : 8 - rank;
     return (int)(abs_rank * 8 + (8 - file));
 }
+/* @end square_at */
 
+/* @section side_of */
 /* SIDE of a square: 0 for files h-e, 1 for d-a. */
 static int64_t icp_side_of(int square)
 {
     return square % 8 >= 4 ? 0 : 1;
 }
+/* @end side_of */
 
+/* @section coerce_piece: wrong piece_at */
 /* The piece a value specifies (§2 coercion, §11.3). */
 ICP_LIGHT static icp_piece icp_coerce_piece(const icp_inv *inv, const icp_node *node, const icp_value *v)
 {
@@ -833,7 +902,9 @@ ICP_LIGHT static icp_piece icp_coerce_piece(const icp_inv *inv, const icp_node *
         return v->as.piece;
     }
 }
+/* @end coerce_piece */
 
+/* @section coerce_square: wrong */
 /* The square a value specifies (§2 coercion). */
 ICP_LIGHT static int icp_coerce_square(const icp_inv *inv, const icp_value *v)
 {
@@ -849,7 +920,9 @@ ICP_LIGHT static int icp_coerce_square(const icp_inv *inv, const icp_value *v)
         return 0;
     }
 }
+/* @end coerce_square */
 
+/* @section move_value: val_move piece_at */
 /* The move value of a board move at this node. */
 static icp_value icp_node_move_value(const icp_node *node, icp_move mv)
 {
@@ -860,7 +933,9 @@ static icp_value icp_node_move_value(const icp_node *node, icp_move mv)
     m.promotion = mv.promotion;
     return icp_move_val(m);
 }
+/* @end move_value */
 
+/* @section var_lm: move_value val_set */
 /* LM (§3): the legal moves in §7.2 order. */
 ICP_LIGHT static icp_value icp_legal_moves_value(const icp_node *node)
 {
@@ -873,7 +948,9 @@ ICP_LIGHT static icp_value icp_legal_moves_value(const icp_node *node)
         icp_set_push(s, icp_node_move_value(node, list.moves[i]));
     return icp_set_value(s);
 }
+/* @end var_lm */
 
+/* @section piece_variable: val_piece */
 /* A piece variable (§3): mover is W, the side to move. */
 ICP_LIGHT static icp_value icp_piece_variable_value(const icp_node *node, int mover, int kind, int index)
 {
@@ -883,7 +960,9 @@ ICP_LIGHT static icp_value icp_piece_variable_value(const icp_node *node, int mo
         return icp_piece_value(p);
     return icp_undefined();
 }
+/* @end piece_variable */
 
+/* @section var_pg: rank val_piece val_set piece_at */
 /* PG (§3): pawn groups, files h to a, pawns in §3 rank order. */
 ICP_LIGHT static icp_value icp_pawn_groups(const icp_node *node)
 {
@@ -920,6 +999,7 @@ ICP_LIGHT static icp_value icp_pawn_groups(const icp_node *node)
         icp_set_push(groups, icp_set_value(group));
     return icp_set_value(groups);
 }
+/* @end var_pg */
 
 /* Static evaluation (§6.2): material, side to move minus the other. */
 static int64_t icp_static_value(const icp_position *p)
@@ -933,11 +1013,14 @@ static int64_t icp_static_value(const icp_position *p)
     return worth[me] - worth[1 - me];
 }
 
+/* @section static_eval */
 static int64_t icp_static_eval(const icp_node *node)
 {
     return icp_static_value(&node->position);
 }
+/* @end static_eval */
 
+/* @section node_legal: board_move piece_at */
 /* The board move of a move value if it is legal here (§11.2). */
 ICP_LIGHT static int icp_node_legal(const icp_node *node, icp_move_value m, icp_move *out)
 {
@@ -949,18 +1032,20 @@ ICP_LIGHT static int icp_node_legal(const icp_node *node, icp_move_value m, icp_
     *out = icp_board_move(m);
     return icp_is_legal(&node->position, *out);
 }
+/* @end node_legal */
 
 /* ---------------------------------------------- the program's language */
 
-/* Variables (§3). */
-enum { ICP_VAR_USER, ICP_VAR_X, ICP_VAR_DEPTH, ICP_VAR_PLIES, ICP_VAR_LM, ICP_VAR_PG, ICP_VAR_SIDE, ICP_VAR_PIECE };
-
+/* A variable (§3), as generated code names it: ICP_USER(slot),
+ * ICP_VAR(ICP_VAR_X), ICP_PIECE_VAR(mover, kind, index) (mover 1: W, the
+ * side to move). */
 typedef struct {
     uint8_t var, mover, kind, index;
     uint32_t slot;
 } icp_var;
 
-ICP_UNUSED static icp_var icp_var_make(int var, int mover, int kind, int index, uint32_t slot)
+/* @section var */
+static icp_var icp_var_make(int var, int mover, int kind, int index, uint32_t slot)
 {
     icp_var v;
     v.var = (uint8_t)var;
@@ -971,53 +1056,44 @@ ICP_UNUSED static icp_var icp_var_make(int var, int mover, int kind, int index, 
     return v;
 }
 
-/* How generated code names variables: ICP_USER(slot), ICP_VAR(ICP_VAR_X),
- * ICP_PIECE_VAR(mover, kind, index) (mover 1: W, the side to move). */
-#define ICP_USER(slot) icp_var_make(ICP_VAR_USER, 0, 0, 0, (slot))
 #define ICP_VAR(var) icp_var_make((var), 0, 0, 0, 0)
+/* @end var */
+/* @section var_user: var */
+#define ICP_VAR_USER 0
+#define ICP_USER(slot) icp_var_make(ICP_VAR_USER, 0, 0, 0, (slot))
+/* @end var_user */
+/* @section var_x: var */
+#define ICP_VAR_X 1
+/* @end var_x */
+/* @section var_depth: var val_integer */
+#define ICP_VAR_DEPTH 2
+/* @end var_depth */
+/* @section var_plies: var val_integer */
+#define ICP_VAR_PLIES 3
+/* @end var_plies */
+/* @section var_lm: var */
+#define ICP_VAR_LM 4
+/* @end var_lm */
+/* @section var_pg: var */
+#define ICP_VAR_PG 5
+/* @end var_pg */
+/* @section var_side: var */
+#define ICP_VAR_SIDE 6
+/* @end var_side */
+/* @section var_piece: var piece_variable */
+#define ICP_VAR_PIECE 7
 #define ICP_PIECE_VAR(mover, kind, index) icp_var_make(ICP_VAR_PIECE, (mover), (kind), (index), 0)
+/* @end var_piece */
 
-/* Conditions (§4). */
-enum {
-    ICP_T_DEFD,
-    ICP_T_ZERO,
-    ICP_T_NEGATIVE,
-    ICP_T_POSITIVE,
-    ICP_T_ODD,
-    ICP_T_TRUE,
-    ICP_T_EMPTY,
-    ICP_T_FAR,
-    ICP_T_ROOK_FILE,
-    ICP_T_KNIGHT_FILE,
-    ICP_T_NNF,
-    ICP_T_LIGHT_SQUARE,
-    ICP_T_KIND,
-    ICP_T_MOVER_PIECE,
-    ICP_T_PASSED,
-    ICP_T_PAWN_DEFENDED,
-    ICP_T_CAPTURE,
-    ICP_T_CHECK,
-    ICP_T_SAFE,
-    ICP_T_OPPOSITION,
-    ICP_T_KEEPS_KING_RANK
-};
-
-/* A condition argument: present 0 is the empty one ("always"). */
+/* @section cond_arg */
+/* A condition argument (§4): present 0 is the empty one ("always"); else
+ * a test (kind for ICP_T_KIND), negated by #. */
 typedef struct {
     uint8_t present, negated, test, kind;
 } icp_cond;
+/* @end cond_arg */
 
-/* A written condition: a test (kind for ICP_T_KIND), negated by #. */
-ICP_UNUSED static icp_cond icp_cond_make(int negated, int test, int kind)
-{
-    icp_cond c;
-    c.present = 1;
-    c.negated = (uint8_t)negated;
-    c.test = (uint8_t)test;
-    c.kind = (uint8_t)kind;
-    return c;
-}
-
+/* @section always: cond_arg */
 static icp_cond icp_always(void)
 {
     icp_cond c;
@@ -1027,63 +1103,263 @@ static icp_cond icp_always(void)
 
 /* The empty condition: always true. */
 #define ICP_ALWAYS icp_always()
+/* @end always */
+
+/* @section condition: cond_arg */
+/* A written condition. */
+static icp_cond icp_cond_make(int negated, int test, int kind)
+{
+    icp_cond c;
+    c.present = 1;
+    c.negated = (uint8_t)negated;
+    c.test = (uint8_t)test;
+    c.kind = (uint8_t)kind;
+    return c;
+}
+/* @end condition */
+
+/* Conditions (§4). */
+/* @section t_defd: condition */
+#define ICP_T_DEFD 0
+/* @end t_defd */
+/* @section t_zero: condition want_integer */
+#define ICP_T_ZERO 1
+/* @end t_zero */
+/* @section t_negative: condition want_integer */
+#define ICP_T_NEGATIVE 2
+/* @end t_negative */
+/* @section t_positive: condition want_integer */
+#define ICP_T_POSITIVE 3
+/* @end t_positive */
+/* @section t_odd: condition want_integer */
+#define ICP_T_ODD 4
+/* @end t_odd */
+/* @section t_true: condition want_logical */
+#define ICP_T_TRUE 5
+/* @end t_true */
+/* @section t_empty: condition want_set */
+#define ICP_T_EMPTY 6
+/* @end t_empty */
+/* @section t_far: condition coerce_square side_int side_of */
+#define ICP_T_FAR 7
+/* @end t_far */
+/* @section t_rf: condition coerce_square */
+#define ICP_T_ROOK_FILE 8
+/* @end t_rf */
+/* @section t_nf: condition coerce_square */
+#define ICP_T_KNIGHT_FILE 9
+/* @end t_nf */
+/* @section t_nnf: condition coerce_square side_int side_of */
+#define ICP_T_NNF 10
+/* @end t_nnf */
+/* @section t_wsq: condition coerce_square */
+#define ICP_T_LIGHT_SQUARE 11
+/* @end t_wsq */
+/* @section t_kind: condition coerce_piece */
+#define ICP_T_KIND 12
+/* @end t_kind */
+/* @section t_wpc: condition coerce_piece mover */
+#define ICP_T_MOVER_PIECE 13
+/* @end t_wpc */
+/* @section t_passd: condition abs64 want_pawn piece_at */
+#define ICP_T_PASSED 14
+/* @end t_passd */
+/* @section t_pdp: condition want_pawn piece_at */
+#define ICP_T_PAWN_DEFENDED 15
+/* @end t_pdp */
+/* @section t_capt: condition board_move want_move piece_at */
+#define ICP_T_CAPTURE 16
+/* @end t_capt */
+/* @section t_check: condition node_legal want_move */
+#define ICP_T_CHECK 17
+/* @end t_check */
+/* @section t_safe: condition king_distance needed want_move */
+#define ICP_T_SAFE 18
+/* @end t_safe */
+/* @section t_opp: condition needed opposition want_move */
+#define ICP_T_OPPOSITION 19
+/* @end t_opp */
+/* @section t_rwk: condition needed want_move */
+#define ICP_T_KEEPS_KING_RANK 20
+/* @end t_rwk */
 
 /* Comparisons of JUMP... (§5.1). */
-enum { ICP_CMP_LT, ICP_CMP_EQ, ICP_CMP_GT, ICP_CMP_NOT_LT, ICP_CMP_NE, ICP_CMP_NOT_GT };
+/* @section cmp_lt: jump want_integer */
+#define ICP_CMP_LT 0
+/* @end cmp_lt */
+/* @section cmp_eq: jump equal */
+#define ICP_CMP_EQ 1
+/* @end cmp_eq */
+/* @section cmp_gt: jump want_integer */
+#define ICP_CMP_GT 2
+/* @end cmp_gt */
+/* @section cmp_not_lt: jump want_integer */
+#define ICP_CMP_NOT_LT 3
+/* @end cmp_not_lt */
+/* @section cmp_ne: jump equal */
+#define ICP_CMP_NE 4
+/* @end cmp_ne */
+/* @section cmp_not_gt: jump want_integer */
+#define ICP_CMP_NOT_GT 5
+/* @end cmp_not_gt */
 
 /* Orderings (§4). */
-enum { ICP_ORDER_AS_GIVEN, ICP_ORDER_DEEP, ICP_ORDER_SHALLOW };
+/* @section ordering */
+#define ICP_ORDER_AS_GIVEN 0
+/* @end ordering */
+/* @section deep: ordering sort rank want_move */
+#define ICP_ORDER_DEEP 1
+/* @end deep */
+/* @section shallow: ordering sort rank want_move */
+#define ICP_ORDER_SHALLOW 2
+/* @end shallow */
 
 /* OP w,a,b (§5.1). */
-enum {
-    ICP_B_SET_SQ,
-    ICP_B_SET_MOV,
-    ICP_B_PAIR,
-    ICP_B_MEMBER,
-    ICP_B_MEM_NUM,
-    ICP_B_INTERS,
-    ICP_B_UNION,
-    ICP_B_DIFFER,
-    ICP_B_APPEND,
-    ICP_B_GET_EL,
-    ICP_B_MV_DIST,
-    ICP_B_IN_SQ,
-    ICP_B_OPP,
-    ICP_B_SQ_RANK,
-    ICP_B_NOR,
-    ICP_B_AND,
-    ICP_B_OR,
-    ICP_B_ADD,
-    ICP_B_SUB,
-    ICP_B_MUL,
-    ICP_B_DIV,
-    ICP_B_MOD,
-    ICP_B_DIF,
-    ICP_B_MIN,
-    ICP_B_MAX
-};
+/* @section op_setsq: binary square_at val_square want_integer */
+#define ICP_B_SET_SQ 0
+/* @end op_setsq */
+/* @section op_setmov: binary coerce_piece coerce_square val_move */
+#define ICP_B_SET_MOV 1
+/* @end op_setmov */
+/* @section op_pair: binary val_set */
+#define ICP_B_PAIR 2
+/* @end op_pair */
+/* @section op_member: binary contains val_logical want_set */
+#define ICP_B_MEMBER 3
+/* @end op_member */
+/* @section op_memnum: binary equal val_integer want_set */
+#define ICP_B_MEM_NUM 4
+/* @end op_memnum */
+/* @section op_inters: binary contains val_set want_set */
+#define ICP_B_INTERS 5
+/* @end op_inters */
+/* @section op_union: binary equal set_own val_set want_set */
+#define ICP_B_UNION 6
+/* @end op_union */
+/* @section op_differ: binary contains val_set want_set */
+#define ICP_B_DIFFER 7
+/* @end op_differ */
+/* @section op_append: binary set_own val_set want_set */
+#define ICP_B_APPEND 8
+/* @end op_append */
+/* @section op_getel: binary index want_integer want_set */
+#define ICP_B_GET_EL 9
+/* @end op_getel */
+/* @section op_mvdist: binary coerce_square king_distance val_integer */
+#define ICP_B_MV_DIST 10
+/* @end op_mvdist */
+/* @section op_insq: binary coerce_piece king_distance val_logical val_piece value_text mover */
+#define ICP_B_IN_SQ 11
+/* @end op_insq */
+/* @section op_opp: binary coerce_square opposition val_logical */
+#define ICP_B_OPP 12
+/* @end op_opp */
+/* @section op_sqrank: binary coerce_square file rank square_at val_square want_integer */
+#define ICP_B_SQ_RANK 13
+/* @end op_sqrank */
+/* @section op_nor: binary val_logical want_logical */
+#define ICP_B_NOR 14
+/* @end op_nor */
+/* @section op_and: binary val_logical want_logical */
+#define ICP_B_AND 15
+/* @end op_and */
+/* @section op_or: binary val_logical want_logical */
+#define ICP_B_OR 16
+/* @end op_or */
+/* @section op_add: binary val_integer want_integer */
+#define ICP_B_ADD 17
+/* @end op_add */
+/* @section op_sub: binary val_integer want_integer */
+#define ICP_B_SUB 18
+/* @end op_sub */
+/* @section op_mul: binary val_integer want_integer */
+#define ICP_B_MUL 19
+/* @end op_mul */
+/* @section op_div: binary nonzero val_integer want_integer */
+#define ICP_B_DIV 20
+/* @end op_div */
+/* @section op_mod: binary nonzero val_integer want_integer */
+#define ICP_B_MOD 21
+/* @end op_mod */
+/* @section op_dif: binary val_integer want_integer */
+#define ICP_B_DIF 22
+/* @end op_dif */
+/* @section op_min: binary val_integer want_integer */
+#define ICP_B_MIN 23
+/* @end op_min */
+/* @section op_max: binary val_integer want_integer */
+#define ICP_B_MAX 24
+/* @end op_max */
 
 /* OP w,v (§5.1). */
-enum {
-    ICP_U_SET_V,
-    ICP_U_CARD,
-    ICP_U_PIECE,
-    ICP_U_SQUARE,
-    ICP_U_SIDE,
-    ICP_U_RANK,
-    ICP_U_FILE,
-    ICP_U_S_COLOR,
-    ICP_U_P_COLOR,
-    ICP_U_ABS
-};
+/* @section op_setv: unary */
+#define ICP_U_SET_V 0
+/* @end op_setv */
+/* @section op_card: unary val_integer want_set */
+#define ICP_U_CARD 1
+/* @end op_card */
+/* @section op_piece: unary coerce_piece val_piece */
+#define ICP_U_PIECE 2
+/* @end op_piece */
+/* @section op_square: unary coerce_square val_square */
+#define ICP_U_SQUARE 3
+/* @end op_square */
+/* @section op_side: unary coerce_square side_of val_integer */
+#define ICP_U_SIDE 4
+/* @end op_side */
+/* @section op_rank: unary coerce_square rank val_integer */
+#define ICP_U_RANK 5
+/* @end op_rank */
+/* @section op_file: unary coerce_square file val_integer */
+#define ICP_U_FILE 6
+/* @end op_file */
+/* @section op_scolor: unary coerce_square val_integer */
+#define ICP_U_S_COLOR 7
+/* @end op_scolor */
+/* @section op_pcolor: unary coerce_piece val_integer mover */
+#define ICP_U_P_COLOR 8
+/* @end op_pcolor */
+/* @section op_abs: unary val_integer want_integer */
+#define ICP_U_ABS 9
+/* @end op_abs */
 
-enum { ICP_PLAY_PLAY, ICP_PLAY_PLAY_B, ICP_PLAY_TRY };
-enum { ICP_VALUE_VAL_RET, ICP_VALUE_VAL_RUT, ICP_VALUE_VAL_ON, ICP_VALUE_RET_BET };
-enum { ICP_CALL_SET, ICP_CALL_SELECT, ICP_CALL_MAP };
+/* PLAY, PLAYB, TRY (§6.3). */
+/* @section play_play: play board_move static_eval want_move */
+#define ICP_PLAY_PLAY 0
+/* @end play_play */
+/* @section play_playb: play search_move want_move */
+#define ICP_PLAY_PLAY_B 1
+/* @end play_playb */
+/* @section play_try: play try_moves */
+#define ICP_PLAY_TRY 2
+/* @end play_try */
+
+/* VALRET, VALRUT, VALON, RETBET (§6.2, §6.3). */
+/* @section valret: value */
+#define ICP_VALUE_VAL_RET 0
+/* @end valret */
+/* @section valrut: value */
+#define ICP_VALUE_VAL_RUT 1
+/* @end valrut */
+/* @section valon: value */
+#define ICP_VALUE_VAL_ON 2
+/* @end valon */
+/* @section retbet: value done_outcome */
+#define ICP_VALUE_RET_BET 3
+/* @end retbet */
+
+/* SELECT, MAP (§5.1). */
+/* @section select: each type_name val_set value_text */
+#define ICP_CALL_SELECT 1
+/* @end select */
+/* @section map: each val_set */
+#define ICP_CALL_MAP 2
+/* @end map */
 
 /* An ENTRY line as the runtime matches it (§6.1): counts of queens,
  * rooks, bishops, knights and pawns (-1: any) of the side to move and of
- * the other side; the pawn difference (cmp -1: none). */
+ * the other side; how the pawn difference compares with diff_m ('<', '=',
+ * '>'; 0: no condition). */
 typedef struct {
     size_t start;
     int mover[5], other[5];
@@ -1091,9 +1367,50 @@ typedef struct {
 } icp_entry_spec;
 
 /* Step codes: where control goes after a statement. */
-enum { ICP_STEP_NEXT, ICP_STEP_GOTO, ICP_STEP_CALL, ICP_STEP_EACH, ICP_STEP_RETURN, ICP_STEP_FENCE, ICP_STEP_LEAVE, ICP_STEP_OUTCOME };
+/* @section next */
+#define ICP_STEP_NEXT 0
+/* @end next */
+/* @section branch */
+#define ICP_STEP_GOTO 1
+/* @end branch */
+/* @section call: frames push_frame */
+#define ICP_STEP_CALL 2
+/* @end call */
+/* @section each: frames val_set want_set write push_frame */
+#define ICP_STEP_EACH 3
+/* @end each */
+/* @section return: frames */
+#define ICP_STEP_RETURN 4
+/* @end return */
+#define ICP_STEP_FENCE 5
+/* @section leave */
+#define ICP_STEP_LEAVE 6
+/* @end leave */
+/* @section outcome: next leave */
+#define ICP_STEP_OUTCOME 7
+/* @end outcome */
+/* @section stray */
+#define ICP_STEP_STRAY 8
+/* @end stray */
+/* @section enter: entered max_calls */
+#define ICP_STEP_ENTER 9
+/* @end enter */
+/* @section enter_each: entered val_set want_set write max_calls */
+#define ICP_STEP_ENTER_EACH 10
+/* @end enter_each */
 /* What a call does with its result. */
-enum { ICP_THEN_STORE, ICP_THEN_COND, ICP_THEN_CONDTF, ICP_THEN_EACH };
+/* @section set: call write */
+#define ICP_THEN_STORE 0
+/* @end set */
+/* @section cond: call cond_arg */
+#define ICP_THEN_COND 1
+/* @end cond */
+/* @section condtf: call type_name value_text */
+#define ICP_THEN_CONDTF 2
+/* @end condtf */
+/* @section each */
+#define ICP_THEN_EACH 3
+/* @end each */
 /* An invocation's outcome (§6.3). */
 enum { ICP_OUTCOME_NONE, ICP_OUTCOME_LEAVE, ICP_OUTCOME_VALUE, ICP_OUTCOME_MOVE };
 
@@ -1188,23 +1505,34 @@ typedef struct {
     icp_move killers[ICP_MAX_PLY][2];
 } icp_search;
 
+/* @section frames */
 /* One call frame. */
 typedef struct {
     size_t return_to;
     icp_value saved_x;
     int then;
+/* @section set */
     icp_var var;
+/* @end set */
+/* @section cond */
     icp_cond cond;
+/* @end cond */
+/* @section condtf */
     int flag;
+/* @end condtf */
     size_t target;
-    /* ICP_THEN_EACH: the kind, sub, the elements, the next one, the
-     * results so far. */
+/* @section each */
+    /* ICP_THEN_EACH: the kind, the destination, sub, the elements, the
+     * next one, the results so far. */
     int each_kind;
+    icp_var each_var;
     size_t sub;
     icp_value items;
     size_t next;
     icp_set *acc;
+/* @end each */
 } icp_frame;
+/* @end frames */
 
 /* One invocation (§6.1). */
 struct icp_inv {
@@ -1227,9 +1555,15 @@ struct icp_inv {
     icp_value step_value;
     int step_then, step_flag, step_kind;
     icp_var step_var;
+/* @section cond */
     icp_cond step_cond;
+/* @end cond */
     icp_outcome step_outcome;
 };
+
+/* The invocation whose statement is running: the node the conditions and
+ * orderings look at, and the line and FEN of their runtime errors. */
+static icp_inv *icp_current;
 
 /* The FEN is the invocation's node's (engine.rs takes it when the
  * invocation starts; the node does not change, so C writes it only here). */
@@ -1241,63 +1575,90 @@ ICP_COLD static void icp_fault(const icp_inv *inv, char *message)
     icp_raise(line, fen, message);
 }
 
+/* @section read */
 /* Reads a variable (§3): an owned value. */
 ICP_LIGHT static icp_value icp_read(icp_inv *inv, icp_var v)
 {
     switch (v.var) {
+/* @section var_user */
     case ICP_VAR_USER:
         return v.slot < inv->var_count ? icp_ref(&inv->vars[v.slot]) : icp_undefined();
+/* @end var_user */
+/* @section var_x */
     case ICP_VAR_X:
         return icp_ref(&inv->x);
+/* @end var_x */
+/* @section var_depth */
     case ICP_VAR_DEPTH:
         return icp_integer(inv->node.depth);
+/* @end var_depth */
+/* @section var_plies */
     case ICP_VAR_PLIES:
         return icp_integer(inv->node.plies);
+/* @end var_plies */
+/* @section var_lm */
     case ICP_VAR_LM:
         return icp_legal_moves_value(&inv->node);
+/* @end var_lm */
+/* @section var_pg */
     case ICP_VAR_PG:
         return icp_pawn_groups(&inv->node);
+/* @end var_pg */
+/* @section var_side */
     case ICP_VAR_SIDE:
         return icp_ref(&inv->side);
-    default:
+/* @end var_side */
+/* @section var_piece */
+    case ICP_VAR_PIECE:
         return icp_piece_variable_value(&inv->node, v.mover, v.kind, v.index);
+/* @end var_piece */
+    default:
+        return icp_undefined();
     }
 }
+/* @end read */
 
+/* @section write */
+/* Writes a variable (value consumed): user variables and SIDE. */
+ICP_LIGHT static void icp_write(icp_inv *inv, icp_var v, icp_value value)
+{
+    switch (v.var) {
+/* @section var_user */
+    case ICP_VAR_USER:
+        if (v.slot < inv->var_count) {
+            icp_drop(&inv->vars[v.slot]);
+            inv->vars[v.slot] = value;
+            return;
+        }
+        break;
+/* @end var_user */
+/* @section var_side */
+    case ICP_VAR_SIDE:
+        icp_drop(&inv->side);
+        inv->side = value;
+        return;
+/* @end var_side */
+    default:
+        break;
+    }
+    icp_drop(&value);
+}
+/* @end write */
+
+/* @section take: read write */
 /* Takes the value of a U argument (§4) to change it, leaving the variable
  * undefined until it is written back: a set that only the variable held
  * is then changed in place, not copied (§2, copy on write). A runtime
  * error in between ends the search, so nothing sees it undefined. */
 ICP_LIGHT static icp_value icp_take(icp_inv *inv, icp_var v)
 {
-    icp_value value;
-    if (v.var == ICP_VAR_USER && v.slot < inv->var_count) {
-        value = inv->vars[v.slot];
-        inv->vars[v.slot] = icp_undefined();
-        return value;
-    }
-    if (v.var == ICP_VAR_SIDE) {
-        value = inv->side;
-        inv->side = icp_undefined();
-        return value;
-    }
-    return icp_read(inv, v);
+    icp_value value = icp_read(inv, v);
+    icp_write(inv, v, icp_undefined());
+    return value;
 }
+/* @end take */
 
-/* Writes a variable (value consumed): user variables and SIDE. */
-ICP_LIGHT static void icp_write(icp_inv *inv, icp_var v, icp_value value)
-{
-    if (v.var == ICP_VAR_USER && v.slot < inv->var_count) {
-        icp_drop(&inv->vars[v.slot]);
-        inv->vars[v.slot] = value;
-    } else if (v.var == ICP_VAR_SIDE) {
-        icp_drop(&inv->side);
-        inv->side = value;
-    } else {
-        icp_drop(&value);
-    }
-}
-
+/* @section needed: piece_variable */
 ICP_LIGHT static int icp_needed(icp_inv *inv, int mover, int kind, const char *name)
 {
     icp_value v = icp_piece_variable_value(&inv->node, mover, kind, 0);
@@ -1309,7 +1670,9 @@ ICP_LIGHT static int icp_needed(icp_inv *inv, int mover, int kind, const char *n
     icp_fault(inv, icp_text_take(&t));
     return 0;
 }
+/* @end needed */
 
+/* @section want_pawn: coerce_piece val_piece value_text */
 ICP_LIGHT static icp_piece icp_want_pawn(icp_inv *inv, const icp_value *v)
 {
     icp_piece p = icp_coerce_piece(inv, &inv->node, v);
@@ -1322,7 +1685,9 @@ ICP_LIGHT static icp_piece icp_want_pawn(icp_inv *inv, const icp_value *v)
     }
     return p;
 }
+/* @end want_pawn */
 
+/* @section t_passd */
 /* No enemy pawn ahead of p on its file or an adjacent file. */
 ICP_LIGHT static int icp_passed(const icp_node *node, icp_piece p)
 {
@@ -1342,7 +1707,9 @@ ICP_LIGHT static int icp_passed(const icp_node *node, icp_piece p)
     }
     return 1;
 }
+/* @end t_passd */
 
+/* @section t_pdp */
 /* A pawn of its own side defends p (stands diagonally behind it). */
 ICP_LIGHT static int icp_pawn_defended(const icp_node *node, icp_piece p)
 {
@@ -1362,7 +1729,9 @@ ICP_LIGHT static int icp_pawn_defended(const icp_node *node, icp_piece p)
     }
     return 0;
 }
+/* @end t_pdp */
 
+/* @section side_int: type_name value_text */
 ICP_LIGHT static int64_t icp_side_int(icp_inv *inv)
 {
     if (inv->side.tag != ICP_V_INTEGER) {
@@ -1375,177 +1744,248 @@ ICP_LIGHT static int64_t icp_side_int(icp_inv *inv)
     }
     return inv->side.as.integer;
 }
+/* @end side_int */
 
-/* A condition's test applied to a value (§4). */
-ICP_LIGHT static int icp_node_test(icp_inv *inv, int test, int kind, const icp_value *value)
+/* @section condition */
+/* The test of a written condition applied to a value (§4), at the node of
+ * the running invocation. */
+ICP_LIGHT static int icp_node_test(icp_cond cond, const icp_value *value)
 {
-    const icp_node *node = &inv->node;
-    int s;
-    icp_piece p, target;
-    icp_move_value m;
-    icp_move mv;
-    switch (test) {
+    switch (cond.test) {
+/* @section t_defd */
     case ICP_T_DEFD:
         return value->tag != ICP_V_UNDEFINED;
+/* @end t_defd */
+/* @section t_zero */
     case ICP_T_ZERO:
-        return icp_want_integer(inv, value) == 0;
+        return icp_want_integer(icp_current, value) == 0;
+/* @end t_zero */
+/* @section t_negative */
     case ICP_T_NEGATIVE:
-        return icp_want_integer(inv, value) < 0;
+        return icp_want_integer(icp_current, value) < 0;
+/* @end t_negative */
+/* @section t_positive */
     case ICP_T_POSITIVE:
-        return icp_want_integer(inv, value) > 0;
+        return icp_want_integer(icp_current, value) > 0;
+/* @end t_positive */
+/* @section t_odd */
     case ICP_T_ODD:
-        return icp_want_integer(inv, value) % 2 != 0;
+        return icp_want_integer(icp_current, value) % 2 != 0;
+/* @end t_odd */
+/* @section t_true */
     case ICP_T_TRUE:
-        return icp_want_logical(inv, value);
+        return icp_want_logical(icp_current, value);
+/* @end t_true */
+/* @section t_empty */
     case ICP_T_EMPTY:
-        return icp_want_set(inv, value)->len == 0;
-    case ICP_T_FAR:
-        s = icp_coerce_square(inv, value);
-        return icp_side_of(s) != icp_side_int(inv);
-    case ICP_T_ROOK_FILE:
-        s = icp_coerce_square(inv, value);
+        return icp_want_set(icp_current, value)->len == 0;
+/* @end t_empty */
+/* @section t_far */
+    case ICP_T_FAR: {
+        int s = icp_coerce_square(icp_current, value);
+        return icp_side_of(s) != icp_side_int(icp_current);
+    }
+/* @end t_far */
+/* @section t_rf */
+    case ICP_T_ROOK_FILE: {
+        int s = icp_coerce_square(icp_current, value);
         return s % 8 == 0 || s % 8 == 7;
-    case ICP_T_KNIGHT_FILE:
-        s = icp_coerce_square(inv, value);
+    }
+/* @end t_rf */
+/* @section t_nf */
+    case ICP_T_KNIGHT_FILE: {
+        int s = icp_coerce_square(icp_current, value);
         return s % 8 == 1 || s % 8 == 6;
-    case ICP_T_NNF:
-        s = icp_coerce_square(inv, value);
-        return (s % 8 == 1 || s % 8 == 6) && icp_side_of(s) == icp_side_int(inv);
-    case ICP_T_LIGHT_SQUARE:
-        s = icp_coerce_square(inv, value);
+    }
+/* @end t_nf */
+/* @section t_nnf */
+    case ICP_T_NNF: {
+        int s = icp_coerce_square(icp_current, value);
+        return (s % 8 == 1 || s % 8 == 6) && icp_side_of(s) == icp_side_int(icp_current);
+    }
+/* @end t_nnf */
+/* @section t_wsq */
+    case ICP_T_LIGHT_SQUARE: {
+        int s = icp_coerce_square(icp_current, value);
         return (s % 8 + s / 8) % 2 == 1;
+    }
+/* @end t_wsq */
+/* @section t_kind */
     case ICP_T_KIND:
-        return icp_coerce_piece(inv, node, value).kind == kind;
+        return icp_coerce_piece(icp_current, &icp_current->node, value).kind == cond.kind;
+/* @end t_kind */
+/* @section t_wpc */
     case ICP_T_MOVER_PIECE:
-        return icp_coerce_piece(inv, node, value).colour == icp_mover(node);
+        return icp_coerce_piece(icp_current, &icp_current->node, value).colour == icp_mover(&icp_current->node);
+/* @end t_wpc */
+/* @section t_passd */
     case ICP_T_PASSED:
-        return icp_passed(node, icp_want_pawn(inv, value));
+        return icp_passed(&icp_current->node, icp_want_pawn(icp_current, value));
+/* @end t_passd */
+/* @section t_pdp */
     case ICP_T_PAWN_DEFENDED:
-        return icp_pawn_defended(node, icp_want_pawn(inv, value));
-    case ICP_T_CAPTURE:
+        return icp_pawn_defended(&icp_current->node, icp_want_pawn(icp_current, value));
+/* @end t_pdp */
+/* @section t_capt */
+    case ICP_T_CAPTURE: {
         /* §11.5 */
-        m = icp_want_move(inv, value);
+        const icp_node *node = &icp_current->node;
+        icp_move_value m = icp_want_move(icp_current, value);
+        icp_piece p, target;
         if (icp_piece_at(&node->position, m.to, &target))
             return target.colour != m.piece.colour;
         return icp_piece_at(&node->position, m.piece.square, &p) && p.colour == m.piece.colour &&
                p.kind == m.piece.kind && icp_is_capture(&node->position, icp_board_move(m));
-    case ICP_T_CHECK:
-        m = icp_want_move(inv, value);
-        return icp_node_legal(node, m, &mv) && icp_gives_check(&node->position, mv);
+    }
+/* @end t_capt */
+/* @section t_check */
+    case ICP_T_CHECK: {
+        icp_move_value m = icp_want_move(icp_current, value);
+        icp_move mv;
+        return icp_node_legal(&icp_current->node, m, &mv) && icp_gives_check(&icp_current->node.position, mv);
+    }
+/* @end t_check */
+/* @section t_safe */
     case ICP_T_SAFE: {
         int wk, bk, wp;
-        m = icp_want_move(inv, value);
-        wk = icp_needed(inv, 1, ICP_KING, "WK");
-        bk = icp_needed(inv, 0, ICP_KING, "BK");
-        wp = icp_needed(inv, 1, ICP_PAWN, "WP");
+        icp_move_value m = icp_want_move(icp_current, value);
+        wk = icp_needed(icp_current, 1, ICP_KING, "WK");
+        bk = icp_needed(icp_current, 0, ICP_KING, "BK");
+        wp = icp_needed(icp_current, 1, ICP_PAWN, "WP");
         if (m.piece.kind == ICP_KING)
             return icp_king_distance(m.to, wp) <= icp_king_distance(bk, wp);
         if (m.piece.kind == ICP_PAWN)
             return icp_king_distance(wk, m.to) <= icp_king_distance(bk, m.to);
         return icp_king_distance(wk, wp) <= icp_king_distance(bk, wp);
     }
+/* @end t_safe */
+/* @section t_opp */
     case ICP_T_OPPOSITION: {
         int wk, bk;
-        m = icp_want_move(inv, value);
-        wk = icp_needed(inv, 1, ICP_KING, "WK");
-        bk = icp_needed(inv, 0, ICP_KING, "BK");
+        icp_move_value m = icp_want_move(icp_current, value);
+        wk = icp_needed(icp_current, 1, ICP_KING, "WK");
+        bk = icp_needed(icp_current, 0, ICP_KING, "BK");
         if (m.piece.kind == ICP_KING)
             wk = m.to;
         return icp_opposition(wk, bk);
     }
-    default: /* ICP_T_KEEPS_KING_RANK */
-        m = icp_want_move(inv, value);
+/* @end t_opp */
+/* @section t_rwk */
+    case ICP_T_KEEPS_KING_RANK: {
+        icp_move_value m = icp_want_move(icp_current, value);
         if (m.piece.kind == ICP_KING) {
-            int wk = icp_needed(inv, 1, ICP_KING, "WK");
+            int wk = icp_needed(icp_current, 1, ICP_KING, "WK");
             return m.to / 8 == wk / 8;
         }
         return 1;
     }
+/* @end t_rwk */
+    default:
+        return 0;
+    }
 }
+/* @end condition */
 
-/* A condition applied to a value (§4); the empty one is always true. */
-ICP_LIGHT static int icp_test(icp_inv *inv, icp_cond cond, const icp_value *value)
+/* @section cond_arg */
+/* Whether value (consumed) satisfies cond (§4): the empty condition
+ * always does; a written one is tested at the running invocation's node. */
+ICP_LIGHT static int icp_test(icp_cond cond, icp_value value)
 {
-    if (!cond.present)
-        return 1;
-    return icp_node_test(inv, cond.test, cond.kind, value) != cond.negated;
+    int holds = !cond.present;
+/* @section condition */
+    if (!holds)
+        holds = icp_node_test(cond, &value) != cond.negated;
+/* @end condition */
+    icp_drop(&value);
+    return holds;
 }
+/* @end cond_arg */
 
-/* DEEP order key: the destination's §3 rank. */
-ICP_LIGHT static int64_t icp_deep_key(icp_inv *inv, const icp_value *v)
+/* @section sort */
+/* The sort key of a move for an ordering (§4): DEEP puts the more
+ * advanced destination rank (at the running invocation's node) first,
+ * #DEEP the less advanced. */
+ICP_LIGHT static int64_t icp_order_key(const icp_value *v, int ordering)
 {
-    return icp_rank(&inv->node, icp_want_move(inv, v).to);
+    switch (ordering) {
+/* @section deep */
+    case ICP_ORDER_DEEP:
+        return -icp_rank(&icp_current->node, icp_want_move(icp_current, v).to);
+/* @end deep */
+/* @section shallow */
+    case ICP_ORDER_SHALLOW:
+        return icp_rank(&icp_current->node, icp_want_move(icp_current, v).to);
+/* @end shallow */
+    default:
+        return 0;
+    }
 }
+/* @end sort */
 
-/* Orders the items of a set nobody else holds (stable). */
-ICP_LIGHT static void icp_order_items(icp_inv *inv, icp_set *s, int ordering)
+/* @section order_items: ordering */
+/* Orders the items of a set nobody else holds (§4): by their keys
+ * (icp_order_key), stable; as given, they stay. */
+ICP_LIGHT static void icp_order_items(icp_set *s, int ordering)
 {
-    int64_t *keys;
-    size_t i, j;
     if (ordering == ICP_ORDER_AS_GIVEN || s->len == 0)
         return;
-    keys = icp_alloc(s->len, sizeof *keys);
-    for (i = 0; i < s->len; i++)
-        keys[i] = icp_deep_key(inv, &s->items[i]);
-    /* Insertion sort: stable; keys are ranks 1-8. */
-    for (i = 1; i < s->len; i++) {
-        icp_value v = s->items[i];
-        int64_t k = keys[i];
-        for (j = i; j > 0 && (ordering == ICP_ORDER_DEEP ? keys[j - 1] < k : keys[j - 1] > k); j--) {
-            s->items[j] = s->items[j - 1];
-            keys[j] = keys[j - 1];
+/* @section sort */
+    {
+        int64_t *keys = icp_alloc(s->len, sizeof *keys);
+        size_t i, j;
+        for (i = 0; i < s->len; i++)
+            keys[i] = icp_order_key(&s->items[i], ordering);
+        /* Insertion sort: stable; keys are ranks 1-8 or their negations. */
+        for (i = 1; i < s->len; i++) {
+            icp_value v = s->items[i];
+            int64_t k = keys[i];
+            for (j = i; j > 0 && keys[j - 1] > k; j--) {
+                s->items[j] = s->items[j - 1];
+                keys[j] = keys[j - 1];
+            }
+            s->items[j] = v;
+            keys[j] = k;
         }
-        s->items[j] = v;
-        keys[j] = k;
+        icp_release(keys);
     }
-    icp_release(keys);
+/* @end sort */
 }
+/* @end order_items */
 
-/* Compares two values (§5.1); a and b are consumed. */
-ICP_LIGHT static int icp_compare(icp_inv *inv, int cmp, icp_value a, icp_value b)
-{
-    int r;
-    switch (cmp) {
-    case ICP_CMP_EQ:
-        r = icp_equal(&a, &b);
-        break;
-    case ICP_CMP_NE:
-        r = !icp_equal(&a, &b);
-        break;
-    default: {
-        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
-        r = cmp == ICP_CMP_LT ? x < y : cmp == ICP_CMP_GT ? x > y : cmp == ICP_CMP_NOT_LT ? x >= y : x <= y;
-        break;
-    }
-    }
-    icp_drop(&a);
-    icp_drop(&b);
-    return r;
-}
-
-/* APPEND / UNION a,b (§5.1): a (consumed) extended by b (borrowed), in
- * place when nothing else holds a's set. */
-ICP_LIGHT static icp_value icp_extend(icp_inv *inv, int op, icp_value a, const icp_value *b)
+/* @section op_union */
+/* UNION a,b (§5.1): a (consumed) extended by b's elements not among a's
+ * own (b's duplicates stay, §11.10), in place when nothing else holds a's
+ * set. */
+ICP_LIGHT static icp_value icp_union(icp_inv *inv, icp_value a, const icp_value *b)
 {
     icp_set *s;
     size_t i, n;
     icp_want_set(inv, &a);
-    if (op == ICP_B_UNION)
-        icp_want_set(inv, b);
+    icp_want_set(inv, b);
     n = a.as.set->len;
     s = icp_set_own(a);
-    if (op == ICP_B_UNION) {
-        /* b's elements not among a's own (the first n): b's duplicates
-         * stay (§11.10). */
-        for (i = 0; i < b->as.set->len; i++) {
-            size_t k;
-            int found = 0;
-            for (k = 0; k < n && !found; k++)
-                found = icp_equal(&s->items[k], &b->as.set->items[i]);
-            if (!found)
-                icp_set_push(s, icp_ref(&b->as.set->items[i]));
-        }
-    } else if (b->tag == ICP_V_SET) {
+    for (i = 0; i < b->as.set->len; i++) {
+        size_t k;
+        int found = 0;
+        for (k = 0; k < n && !found; k++)
+            found = icp_equal(&s->items[k], &b->as.set->items[i]);
+        if (!found)
+            icp_set_push(s, icp_ref(&b->as.set->items[i]));
+    }
+    return icp_set_value(s);
+}
+/* @end op_union */
+
+/* @section op_append */
+/* APPEND a,b (§5.1): a (consumed) extended by b's elements (b a set) or
+ * by b, in place when nothing else holds a's set. */
+ICP_LIGHT static icp_value icp_append(icp_inv *inv, icp_value a, const icp_value *b)
+{
+    icp_set *s;
+    size_t i;
+    icp_want_set(inv, &a);
+    s = icp_set_own(a);
+    if (b->tag == ICP_V_SET) {
         for (i = 0; i < b->as.set->len; i++)
             icp_set_push(s, icp_ref(&b->as.set->items[i]));
     } else {
@@ -1553,186 +1993,26 @@ ICP_LIGHT static icp_value icp_extend(icp_inv *inv, int op, icp_value a, const i
     }
     return icp_set_value(s);
 }
+/* @end op_append */
 
-/* OP a,b (§5.1): the result; a and b are borrowed. */
-ICP_LIGHT static icp_value icp_binary(icp_inv *inv, int op, const icp_value *a, const icp_value *b)
+/* @section nonzero */
+/* The divisor of DIV and MOD: not zero. */
+static int64_t icp_nonzero(icp_inv *inv, int64_t y)
 {
-    const icp_node *node = &inv->node;
-    icp_set *sa, *sb, *out;
-    size_t i;
-    switch (op) {
-    case ICP_B_SET_SQ: {
-        int64_t r = icp_want_integer(inv, a), f = icp_want_integer(inv, b);
-        int s = icp_square_at(node, r, f);
-        return s < 0 ? icp_undefined() : icp_square_value((uint8_t)s);
-    }
-    case ICP_B_SET_MOV: {
-        icp_move_value m;
-        int last;
-        m.piece = icp_coerce_piece(inv, node, a);
-        m.to = (uint8_t)icp_coerce_square(inv, b);
-        last = m.piece.colour == ICP_WHITE ? 7 : 0;
-        m.promotion = m.piece.kind == ICP_PAWN && m.to / 8 == last ? ICP_QUEEN : ICP_NO_KIND;
-        return icp_move_val(m);
-    }
-    case ICP_B_PAIR:
-        out = icp_set_new(2);
-        icp_set_push(out, icp_ref(a));
-        icp_set_push(out, icp_ref(b));
-        return icp_set_value(out);
-    case ICP_B_MEMBER:
-        return icp_logical(icp_contains(icp_want_set(inv, b), a));
-    case ICP_B_MEM_NUM:
-        sb = icp_want_set(inv, b);
-        for (i = 0; i < sb->len; i++)
-            if (icp_equal(&sb->items[i], a))
-                return icp_integer((int64_t)i + 1);
-        return icp_integer(0);
-    case ICP_B_INTERS:
-        sb = icp_want_set(inv, b);
-        sa = icp_want_set(inv, a);
-        out = icp_set_new(sa->len);
-        for (i = 0; i < sa->len; i++)
-            if (icp_contains(sb, &sa->items[i]))
-                icp_set_push(out, icp_ref(&sa->items[i]));
-        return icp_set_value(out);
-    case ICP_B_UNION:
-    case ICP_B_APPEND:
-        return icp_extend(inv, op, icp_ref(a), b);
-    case ICP_B_DIFFER:
-        sb = icp_want_set(inv, b);
-        sa = icp_want_set(inv, a);
-        out = icp_set_new(sa->len);
-        for (i = 0; i < sa->len; i++)
-            if (!icp_contains(sb, &sa->items[i]))
-                icp_set_push(out, icp_ref(&sa->items[i]));
-        return icp_set_value(out);
-    case ICP_B_GET_EL:
-        sa = icp_want_set(inv, a);
-        return icp_ref(&sa->items[icp_index(inv, sa->len, icp_want_integer(inv, b), 0)]);
-    case ICP_B_MV_DIST: {
-        int x = icp_coerce_square(inv, a), y = icp_coerce_square(inv, b);
-        return icp_integer(icp_king_distance(x, y));
-    }
-    case ICP_B_IN_SQ: {
-        icp_piece k = icp_coerce_piece(inv, node, a), p = icp_coerce_piece(inv, node, b);
-        int64_t r, n, t;
-        int q;
-        icp_text text = {0, 0, 0};
-        icp_value shown;
-        if (k.kind != ICP_KING) {
-            shown = icp_piece_value(k);
-            icp_text_str(&text, "INSQ needs a king, got ");
-            icp_text_value(&text, &shown);
-            icp_fault(inv, icp_text_take(&text));
-        }
-        if (p.kind != ICP_PAWN) {
-            shown = icp_piece_value(p);
-            icp_text_str(&text, "INSQ needs a pawn, got ");
-            icp_text_value(&text, &shown);
-            icp_fault(inv, icp_text_take(&text));
-        }
-        if (k.colour == p.colour)
-            icp_fault_str(inv, "INSQ needs a king and a pawn of different sides");
-        r = p.colour == ICP_WHITE ? p.square / 8 + 1 : 8 - p.square / 8;
-        n = 8 - r < 5 ? 8 - r : 5;
-        q = p.colour == ICP_WHITE ? 56 + p.square % 8 : p.square % 8;
-        t = k.colour == icp_mover(node);
-        return icp_logical(icp_king_distance(k.square, q) - t <= n);
-    }
-    case ICP_B_OPP: {
-        int x = icp_coerce_square(inv, a), y = icp_coerce_square(inv, b);
-        return icp_logical(icp_opposition(x, y));
-    }
-    case ICP_B_SQ_RANK: {
-        int s = icp_coerce_square(inv, a), t;
-        int64_t k = icp_want_integer(inv, b);
-        t = icp_square_at(node, icp_wrap((uint64_t)icp_rank(node, s) + (uint64_t)k), icp_file(s));
-        return t < 0 ? icp_undefined() : icp_square_value((uint8_t)t);
-    }
-    case ICP_B_NOR: {
-        int x = icp_want_logical(inv, a);
-        int y = x ? 1 : icp_want_logical(inv, b);
-        return icp_logical(!(x || y));
-    }
-    case ICP_B_AND: {
-        int x = icp_want_logical(inv, a);
-        int y = x ? icp_want_logical(inv, b) : 0;
-        return icp_logical(x && y);
-    }
-    case ICP_B_OR: {
-        int x = icp_want_logical(inv, a);
-        int y = x ? 1 : icp_want_logical(inv, b);
-        return icp_logical(x || y);
-    }
-    default: {
-        int64_t x = icp_want_integer(inv, a), y = icp_want_integer(inv, b);
-        switch (op) {
-        case ICP_B_ADD:
-            return icp_integer(icp_wrap((uint64_t)x + (uint64_t)y));
-        case ICP_B_SUB:
-            return icp_integer(icp_wrap((uint64_t)x - (uint64_t)y));
-        case ICP_B_MUL:
-            return icp_integer(icp_wrap((uint64_t)x * (uint64_t)y));
-        case ICP_B_DIV:
-        case ICP_B_MOD:
-            if (y == 0)
-                icp_fault_str(inv, "division by zero");
-            if (y == -1)
-                return icp_integer(op == ICP_B_DIV ? icp_wrap_neg(x) : 0);
-            return icp_integer(op == ICP_B_DIV ? x / y : x % y);
-        case ICP_B_DIF: {
-            int64_t d = icp_wrap((uint64_t)x - (uint64_t)y);
-            return icp_integer(d < 0 ? icp_wrap_neg(d) : d);
-        }
-        case ICP_B_MIN:
-            return icp_integer(x < y ? x : y);
-        default:
-            return icp_integer(x > y ? x : y);
-        }
-    }
-    }
+    if (y == 0)
+        icp_fault_str(inv, "division by zero");
+    return y;
 }
-
-/* OP v (§5.1): the result; v is borrowed. */
-ICP_LIGHT static icp_value icp_unary(icp_inv *inv, int op, const icp_value *v)
-{
-    const icp_node *node = &inv->node;
-    int s;
-    switch (op) {
-    case ICP_U_SET_V:
-        return icp_ref(v);
-    case ICP_U_CARD:
-        return icp_integer((int64_t)icp_want_set(inv, v)->len);
-    case ICP_U_PIECE:
-        return icp_piece_value(icp_coerce_piece(inv, node, v));
-    case ICP_U_SQUARE:
-        return icp_square_value((uint8_t)icp_coerce_square(inv, v));
-    case ICP_U_SIDE:
-        return icp_integer(icp_side_of(icp_coerce_square(inv, v)));
-    case ICP_U_RANK:
-        return icp_integer(icp_rank(node, icp_coerce_square(inv, v)));
-    case ICP_U_FILE:
-        return icp_integer(icp_file(icp_coerce_square(inv, v)));
-    case ICP_U_S_COLOR:
-        s = icp_coerce_square(inv, v);
-        return icp_integer((s % 8 + s / 8) % 2 == 1 ? 0 : 1);
-    case ICP_U_P_COLOR:
-        return icp_integer(icp_coerce_piece(inv, node, v).colour != icp_mover(node));
-    default: {
-        int64_t n = icp_want_integer(inv, v);
-        return icp_integer(n < 0 ? icp_wrap_neg(n) : n);
-    }
-    }
-}
+/* @end nonzero */
 
 /* ------------------------------------------------------------ the search */
 
-static uint64_t icp_plan_key(int side, size_t tag, const icp_value *value);
 static void icp_tick(icp_search *search);
 
+/* @section search_move: board_move */
 static int64_t icp_exact(icp_search *search, const icp_position *position, int64_t plies, int64_t depth,
                          icp_plan *plans);
+/* @end search_move */
 
 /* The value of a node without a legal move (§6.2): checkmated
  * -(28672 - DEPTH), stalemate 0. */
@@ -1741,6 +2021,7 @@ static int64_t icp_no_move_value(const icp_position *position, int64_t depth)
     return icp_in_check(position) ? -(ICP_MATE - depth) : 0;
 }
 
+/* @section moves_of: cond_arg node_legal ordering val_set want_move want_set order_items */
 /* The legal moves of set (borrowed) satisfying cond, ordered (§6.3). */
 ICP_LIGHT static icp_set *icp_moves_of(icp_inv *inv, const icp_value *set, icp_cond cond, int ordering)
 {
@@ -1749,13 +2030,15 @@ ICP_LIGHT static icp_set *icp_moves_of(icp_inv *inv, const icp_value *set, icp_c
     for (i = 0; i < items->len; i++) {
         icp_move mv;
         icp_move_value m = icp_want_move(inv, &items->items[i]);
-        if (icp_node_legal(&inv->node, m, &mv) && icp_test(inv, cond, &items->items[i]))
+        if (icp_node_legal(&inv->node, m, &mv) && icp_test(cond, icp_ref(&items->items[i])))
             icp_set_push(out, icp_ref(&items->items[i]));
     }
-    icp_order_items(inv, out, ordering);
+    icp_order_items(out, ordering);
     return out;
 }
+/* @end moves_of */
 
+/* @section search_move */
 /* Searches one move with one ply less, carrying this invocation's plans:
  * -(value after it). */
 ICP_LIGHT static int64_t icp_search_move(icp_inv *inv, icp_move_value m, icp_move *mv)
@@ -1775,7 +2058,9 @@ ICP_LIGHT static int64_t icp_search_move(icp_inv *inv, icp_move_value m, icp_mov
         icp_drop(&plans[c].value);
     return icp_wrap_neg(v);
 }
+/* @end search_move */
 
+/* @section try_moves: search_move want_move */
 ICP_LIGHT static void icp_try_moves(icp_inv *inv, const icp_set *moves)
 {
     size_t i;
@@ -1790,7 +2075,9 @@ ICP_LIGHT static void icp_try_moves(icp_inv *inv, const icp_set *moves)
         }
     }
 }
+/* @end try_moves */
 
+/* @section done_outcome */
 /* DONE (§6.3). */
 ICP_LIGHT static icp_outcome icp_done_outcome(const icp_inv *inv)
 {
@@ -1800,9 +2087,11 @@ ICP_LIGHT static icp_outcome icp_done_outcome(const icp_inv *inv)
     o.kind = !inv->has_best ? ICP_OUTCOME_LEAVE : inv->root ? ICP_OUTCOME_MOVE : ICP_OUTCOME_VALUE;
     return o;
 }
+/* @end done_outcome */
 
 /* ---------------------------------------------- statements (generated code) */
 
+/* @section outcome */
 ICP_LIGHT static int icp_outcome_step(icp_inv *inv, icp_outcome o)
 {
     if (o.kind == ICP_OUTCOME_NONE)
@@ -1812,7 +2101,9 @@ ICP_LIGHT static int icp_outcome_step(icp_inv *inv, icp_outcome o)
     inv->step_outcome = o;
     return ICP_STEP_OUTCOME;
 }
+/* @end outcome */
 
+/* @section branch: next */
 ICP_LIGHT static int icp_branch(icp_inv *inv, int taken, size_t target)
 {
     if (!taken)
@@ -1820,9 +2111,11 @@ ICP_LIGHT static int icp_branch(icp_inv *inv, int taken, size_t target)
     inv->step_target = target;
     return ICP_STEP_GOTO;
 }
+/* @end branch */
 
+/* @section break: next value_text */
 /* BREAK v1,v2,v3 at line: `break LINE: v1 v2 v3` on standard error. */
-ICP_COLD ICP_UNUSED static int icp_do_break(icp_inv *inv, uint32_t line, icp_value a, icp_value b, icp_value c)
+ICP_COLD static int icp_do_break(uint32_t line, icp_value a, icp_value b, icp_value c)
 {
     icp_text t = {0, 0, 0};
     char *text;
@@ -1841,64 +2134,146 @@ ICP_COLD ICP_UNUSED static int icp_do_break(icp_inv *inv, uint32_t line, icp_val
     icp_drop(&a);
     icp_drop(&b);
     icp_drop(&c);
-    (void)inv;
     return ICP_STEP_NEXT;
 }
+/* @end break */
 
-ICP_LIGHT ICP_UNUSED static int icp_do_return(icp_inv *inv, icp_value v)
+/* @section return */
+ICP_LIGHT static int icp_do_return(icp_inv *inv, icp_value v)
 {
     inv->step_value = v;
     return ICP_STEP_RETURN;
 }
+/* @end return */
 
+/* @section call */
 /* A call of sub with X = arg; then says what to do with its result. */
-ICP_LIGHT ICP_UNUSED static int icp_do_call(icp_inv *inv, size_t sub, icp_value arg, int then)
+ICP_LIGHT static int icp_do_call(icp_inv *inv, size_t sub, icp_value arg, int then)
 {
     inv->step_sub = sub;
     inv->step_value = arg;
     inv->step_then = then;
     return ICP_STEP_CALL;
 }
+/* @end call */
 
+/* @section enter */
+/* A call in a program without RETURN: the subroutine never comes back,
+ * so only X and the depth of calls matter (engine.rs Step::Enter). */
+ICP_LIGHT static int icp_do_enter(icp_inv *inv, size_t sub, icp_value arg)
+{
+    inv->step_sub = sub;
+    inv->step_value = arg;
+    return ICP_STEP_ENTER;
+}
+/* @end enter */
+
+/* @section enter_each */
+/* SELECT / MAP w,t,v in a program without RETURN (engine.rs
+ * Step::EnterEach). */
+ICP_LIGHT static int icp_do_enter_each(icp_inv *inv, icp_var dst, size_t sub, icp_value set)
+{
+    inv->step_var = dst;
+    inv->step_sub = sub;
+    inv->step_value = set;
+    return ICP_STEP_ENTER_EACH;
+}
+/* @end enter_each */
+
+/* @section cond */
 /* COND c,t1,t2 */
-ICP_LIGHT ICP_UNUSED static int icp_do_cond(icp_inv *inv, icp_cond cond, size_t sub, size_t target)
+ICP_LIGHT static int icp_do_cond(icp_inv *inv, icp_cond cond, size_t sub, size_t target)
 {
     inv->step_cond = cond;
     inv->step_target = target;
     return icp_do_call(inv, sub, icp_ref(&inv->x), ICP_THEN_COND);
 }
+/* @end cond */
 
+/* @section condv: branch cond_arg */
 /* CONDV c,v,t */
-ICP_LIGHT ICP_UNUSED static int icp_do_condv(icp_inv *inv, icp_cond cond, icp_value v, size_t target)
+ICP_LIGHT static int icp_do_condv(icp_inv *inv, icp_cond cond, icp_value v, size_t target)
 {
-    int taken = icp_test(inv, cond, &v);
-    icp_drop(&v);
-    return icp_branch(inv, taken, target);
+    return icp_branch(inv, icp_test(cond, v), target);
 }
+/* @end condv */
 
+/* @section condtf */
 /* CONDT / CONDF t1,v,t2 */
-ICP_LIGHT ICP_UNUSED static int icp_do_condtf(icp_inv *inv, int on_true, size_t sub, icp_value arg, size_t target)
+ICP_LIGHT static int icp_do_condtf(icp_inv *inv, int on_true, size_t sub, icp_value arg, size_t target)
 {
     inv->step_flag = on_true;
     inv->step_target = target;
     return icp_do_call(inv, sub, arg, ICP_THEN_CONDTF);
 }
+/* @end condtf */
 
-/* JUMP... a,b,t */
-ICP_LIGHT ICP_UNUSED static int icp_do_jump(icp_inv *inv, int cmp, icp_value a, icp_value b, size_t target)
+/* @section jump: branch */
+/* JUMP... a,b,t (§5.1): = and #= compare any values, the others
+ * integers; a and b are consumed. */
+ICP_LIGHT static int icp_do_jump(icp_inv *inv, int cmp, icp_value a, icp_value b, size_t target)
 {
-    return icp_branch(inv, icp_compare(inv, cmp, a, b), target);
+    int taken = 0;
+    switch (cmp) {
+/* @section cmp_lt */
+    case ICP_CMP_LT: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        taken = x < y;
+        break;
+    }
+/* @end cmp_lt */
+/* @section cmp_eq */
+    case ICP_CMP_EQ:
+        taken = icp_equal(&a, &b);
+        break;
+/* @end cmp_eq */
+/* @section cmp_gt */
+    case ICP_CMP_GT: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        taken = x > y;
+        break;
+    }
+/* @end cmp_gt */
+/* @section cmp_not_lt */
+    case ICP_CMP_NOT_LT: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        taken = x >= y;
+        break;
+    }
+/* @end cmp_not_lt */
+/* @section cmp_ne */
+    case ICP_CMP_NE:
+        taken = !icp_equal(&a, &b);
+        break;
+/* @end cmp_ne */
+/* @section cmp_not_gt */
+    case ICP_CMP_NOT_GT: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        taken = x <= y;
+        break;
+    }
+/* @end cmp_not_gt */
+    default:
+        break;
+    }
+    icp_drop(&a);
+    icp_drop(&b);
+    return icp_branch(inv, taken, target);
 }
+/* @end jump */
 
+/* @section set */
 /* SET w,t,v */
-ICP_LIGHT ICP_UNUSED static int icp_do_set(icp_inv *inv, icp_var dst, size_t sub, icp_value arg)
+ICP_LIGHT static int icp_do_set(icp_inv *inv, icp_var dst, size_t sub, icp_value arg)
 {
     inv->step_var = dst;
     return icp_do_call(inv, sub, arg, ICP_THEN_STORE);
 }
+/* @end set */
 
+/* @section each */
 /* SELECT / MAP w,t,v */
-ICP_LIGHT ICP_UNUSED static int icp_do_each(icp_inv *inv, int kind, icp_var dst, size_t sub, icp_value set)
+ICP_LIGHT static int icp_do_each(icp_inv *inv, int kind, icp_var dst, size_t sub, icp_value set)
 {
     inv->step_kind = kind;
     inv->step_var = dst;
@@ -1906,56 +2281,339 @@ ICP_LIGHT ICP_UNUSED static int icp_do_each(icp_inv *inv, int kind, icp_var dst,
     inv->step_value = set;
     return ICP_STEP_EACH;
 }
+/* @end each */
 
-ICP_LIGHT ICP_UNUSED static int icp_do_unary(icp_inv *inv, int op, icp_var dst, icp_value v)
+/* @section unary: next write */
+/* OP w,v (§5.1); v is consumed. */
+ICP_LIGHT static int icp_do_unary(icp_inv *inv, int op, icp_var dst, icp_value v)
 {
-    icp_value r = icp_unary(inv, op, &v);
+    icp_value r = icp_undefined();
+    switch (op) {
+/* @section op_setv */
+    case ICP_U_SET_V:
+        r = icp_ref(&v);
+        break;
+/* @end op_setv */
+/* @section op_card */
+    case ICP_U_CARD:
+        r = icp_integer((int64_t)icp_want_set(inv, &v)->len);
+        break;
+/* @end op_card */
+/* @section op_piece */
+    case ICP_U_PIECE:
+        r = icp_piece_value(icp_coerce_piece(inv, &inv->node, &v));
+        break;
+/* @end op_piece */
+/* @section op_square */
+    case ICP_U_SQUARE:
+        r = icp_square_value((uint8_t)icp_coerce_square(inv, &v));
+        break;
+/* @end op_square */
+/* @section op_side */
+    case ICP_U_SIDE:
+        r = icp_integer(icp_side_of(icp_coerce_square(inv, &v)));
+        break;
+/* @end op_side */
+/* @section op_rank */
+    case ICP_U_RANK:
+        r = icp_integer(icp_rank(&inv->node, icp_coerce_square(inv, &v)));
+        break;
+/* @end op_rank */
+/* @section op_file */
+    case ICP_U_FILE:
+        r = icp_integer(icp_file(icp_coerce_square(inv, &v)));
+        break;
+/* @end op_file */
+/* @section op_scolor */
+    case ICP_U_S_COLOR: {
+        int s = icp_coerce_square(inv, &v);
+        r = icp_integer((s % 8 + s / 8) % 2 == 1 ? 0 : 1);
+        break;
+    }
+/* @end op_scolor */
+/* @section op_pcolor */
+    case ICP_U_P_COLOR:
+        r = icp_integer(icp_coerce_piece(inv, &inv->node, &v).colour != icp_mover(&inv->node));
+        break;
+/* @end op_pcolor */
+/* @section op_abs */
+    case ICP_U_ABS: {
+        int64_t n = icp_want_integer(inv, &v);
+        r = icp_integer(n < 0 ? icp_wrap_neg(n) : n);
+        break;
+    }
+/* @end op_abs */
+    default:
+        break;
+    }
     icp_drop(&v);
     icp_write(inv, dst, r);
     return ICP_STEP_NEXT;
 }
+/* @end unary */
 
-/* OP w,a,b: w's old value is let go first (a runtime error ends the
- * search, so nothing can see it missing): when a is the set w held and
- * nothing else holds it, APPEND w,w,b and UNION w,w,b extend it in place. */
-ICP_LIGHT ICP_UNUSED static int icp_do_binary(icp_inv *inv, int op, icp_var dst, icp_value a, icp_value b)
+/* @section binary: next write */
+/* OP w,a,b (§5.1); a and b are consumed. w's old value is let go first (a
+ * runtime error ends the search, so nothing can see it missing): when a
+ * is the set w held and nothing else holds it, APPEND w,w,b and UNION
+ * w,w,b extend it in place. */
+ICP_LIGHT static int icp_do_binary(icp_inv *inv, int op, icp_var dst, icp_value a, icp_value b)
 {
-    icp_value r;
+    icp_value r = icp_undefined();
     icp_write(inv, dst, icp_undefined());
-    if (op == ICP_B_APPEND || op == ICP_B_UNION) {
-        r = icp_extend(inv, op, a, &b);
-    } else {
-        r = icp_binary(inv, op, &a, &b);
-        icp_drop(&a);
+    switch (op) {
+/* @section op_setsq */
+    case ICP_B_SET_SQ: {
+        int64_t rank = icp_want_integer(inv, &a), file = icp_want_integer(inv, &b);
+        int s = icp_square_at(&inv->node, rank, file);
+        r = s < 0 ? icp_undefined() : icp_square_value((uint8_t)s);
+        break;
     }
+/* @end op_setsq */
+/* @section op_setmov */
+    case ICP_B_SET_MOV: {
+        icp_move_value m;
+        int last;
+        m.piece = icp_coerce_piece(inv, &inv->node, &a);
+        m.to = (uint8_t)icp_coerce_square(inv, &b);
+        last = m.piece.colour == ICP_WHITE ? 7 : 0;
+        m.promotion = m.piece.kind == ICP_PAWN && m.to / 8 == last ? ICP_QUEEN : ICP_NO_KIND;
+        r = icp_move_val(m);
+        break;
+    }
+/* @end op_setmov */
+/* @section op_pair */
+    case ICP_B_PAIR: {
+        icp_set *out = icp_set_new(2);
+        icp_set_push(out, icp_ref(&a));
+        icp_set_push(out, icp_ref(&b));
+        r = icp_set_value(out);
+        break;
+    }
+/* @end op_pair */
+/* @section op_member */
+    case ICP_B_MEMBER:
+        r = icp_logical(icp_contains(icp_want_set(inv, &b), &a));
+        break;
+/* @end op_member */
+/* @section op_memnum */
+    case ICP_B_MEM_NUM: {
+        icp_set *sb = icp_want_set(inv, &b);
+        size_t i = 0;
+        while (i < sb->len && !icp_equal(&sb->items[i], &a))
+            i++;
+        r = icp_integer(i < sb->len ? (int64_t)i + 1 : 0);
+        break;
+    }
+/* @end op_memnum */
+/* @section op_inters */
+    case ICP_B_INTERS: {
+        icp_set *sb = icp_want_set(inv, &b), *sa = icp_want_set(inv, &a), *out = icp_set_new(sa->len);
+        size_t i;
+        for (i = 0; i < sa->len; i++)
+            if (icp_contains(sb, &sa->items[i]))
+                icp_set_push(out, icp_ref(&sa->items[i]));
+        r = icp_set_value(out);
+        break;
+    }
+/* @end op_inters */
+/* @section op_union */
+    case ICP_B_UNION:
+        r = icp_union(inv, a, &b);
+        a = icp_undefined();
+        break;
+/* @end op_union */
+/* @section op_differ */
+    case ICP_B_DIFFER: {
+        icp_set *sb = icp_want_set(inv, &b), *sa = icp_want_set(inv, &a), *out = icp_set_new(sa->len);
+        size_t i;
+        for (i = 0; i < sa->len; i++)
+            if (!icp_contains(sb, &sa->items[i]))
+                icp_set_push(out, icp_ref(&sa->items[i]));
+        r = icp_set_value(out);
+        break;
+    }
+/* @end op_differ */
+/* @section op_append */
+    case ICP_B_APPEND:
+        r = icp_append(inv, a, &b);
+        a = icp_undefined();
+        break;
+/* @end op_append */
+/* @section op_getel */
+    case ICP_B_GET_EL: {
+        icp_set *sa = icp_want_set(inv, &a);
+        r = icp_ref(&sa->items[icp_index(inv, sa->len, icp_want_integer(inv, &b), 0)]);
+        break;
+    }
+/* @end op_getel */
+/* @section op_mvdist */
+    case ICP_B_MV_DIST: {
+        int x = icp_coerce_square(inv, &a), y = icp_coerce_square(inv, &b);
+        r = icp_integer(icp_king_distance(x, y));
+        break;
+    }
+/* @end op_mvdist */
+/* @section op_insq */
+    case ICP_B_IN_SQ: {
+        icp_piece k = icp_coerce_piece(inv, &inv->node, &a), p = icp_coerce_piece(inv, &inv->node, &b);
+        int64_t rank, n, t;
+        int q;
+        icp_text text = {0, 0, 0};
+        icp_value shown;
+        if (k.kind != ICP_KING) {
+            shown = icp_piece_value(k);
+            icp_text_str(&text, "INSQ needs a king, got ");
+            icp_text_value(&text, &shown);
+            icp_fault(inv, icp_text_take(&text));
+        }
+        if (p.kind != ICP_PAWN) {
+            shown = icp_piece_value(p);
+            icp_text_str(&text, "INSQ needs a pawn, got ");
+            icp_text_value(&text, &shown);
+            icp_fault(inv, icp_text_take(&text));
+        }
+        if (k.colour == p.colour)
+            icp_fault_str(inv, "INSQ needs a king and a pawn of different sides");
+        rank = p.colour == ICP_WHITE ? p.square / 8 + 1 : 8 - p.square / 8;
+        n = 8 - rank < 5 ? 8 - rank : 5;
+        q = p.colour == ICP_WHITE ? 56 + p.square % 8 : p.square % 8;
+        t = k.colour == icp_mover(&inv->node);
+        r = icp_logical(icp_king_distance(k.square, q) - t <= n);
+        break;
+    }
+/* @end op_insq */
+/* @section op_opp */
+    case ICP_B_OPP: {
+        int x = icp_coerce_square(inv, &a), y = icp_coerce_square(inv, &b);
+        r = icp_logical(icp_opposition(x, y));
+        break;
+    }
+/* @end op_opp */
+/* @section op_sqrank */
+    case ICP_B_SQ_RANK: {
+        int s = icp_coerce_square(inv, &a), t;
+        int64_t k = icp_want_integer(inv, &b);
+        t = icp_square_at(&inv->node, icp_wrap((uint64_t)icp_rank(&inv->node, s) + (uint64_t)k), icp_file(s));
+        r = t < 0 ? icp_undefined() : icp_square_value((uint8_t)t);
+        break;
+    }
+/* @end op_sqrank */
+/* @section op_nor */
+    case ICP_B_NOR: {
+        int x = icp_want_logical(inv, &a);
+        int y = x ? 1 : icp_want_logical(inv, &b);
+        r = icp_logical(!(x || y));
+        break;
+    }
+/* @end op_nor */
+/* @section op_and */
+    case ICP_B_AND: {
+        int x = icp_want_logical(inv, &a);
+        int y = x ? icp_want_logical(inv, &b) : 0;
+        r = icp_logical(x && y);
+        break;
+    }
+/* @end op_and */
+/* @section op_or */
+    case ICP_B_OR: {
+        int x = icp_want_logical(inv, &a);
+        int y = x ? 1 : icp_want_logical(inv, &b);
+        r = icp_logical(x || y);
+        break;
+    }
+/* @end op_or */
+/* @section op_add */
+    case ICP_B_ADD: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        r = icp_integer(icp_wrap((uint64_t)x + (uint64_t)y));
+        break;
+    }
+/* @end op_add */
+/* @section op_sub */
+    case ICP_B_SUB: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        r = icp_integer(icp_wrap((uint64_t)x - (uint64_t)y));
+        break;
+    }
+/* @end op_sub */
+/* @section op_mul */
+    case ICP_B_MUL: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        r = icp_integer(icp_wrap((uint64_t)x * (uint64_t)y));
+        break;
+    }
+/* @end op_mul */
+/* @section op_div */
+    case ICP_B_DIV: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_nonzero(inv, icp_want_integer(inv, &b));
+        r = icp_integer(y == -1 ? icp_wrap_neg(x) : x / y);
+        break;
+    }
+/* @end op_div */
+/* @section op_mod */
+    case ICP_B_MOD: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_nonzero(inv, icp_want_integer(inv, &b));
+        r = icp_integer(y == -1 ? 0 : x % y);
+        break;
+    }
+/* @end op_mod */
+/* @section op_dif */
+    case ICP_B_DIF: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        int64_t d = icp_wrap((uint64_t)x - (uint64_t)y);
+        r = icp_integer(d < 0 ? icp_wrap_neg(d) : d);
+        break;
+    }
+/* @end op_dif */
+/* @section op_min */
+    case ICP_B_MIN: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        r = icp_integer(x < y ? x : y);
+        break;
+    }
+/* @end op_min */
+/* @section op_max */
+    case ICP_B_MAX: {
+        int64_t x = icp_want_integer(inv, &a), y = icp_want_integer(inv, &b);
+        r = icp_integer(x > y ? x : y);
+        break;
+    }
+/* @end op_max */
+    default:
+        break;
+    }
+    icp_drop(&a);
     icp_drop(&b);
     icp_write(inv, dst, r);
     return ICP_STEP_NEXT;
 }
+/* @end binary */
 
+/* @section exch: next read write */
 /* EXCH u1,u2 */
-ICP_LIGHT ICP_UNUSED static int icp_do_exch(icp_inv *inv, icp_var u1, icp_var u2)
+ICP_LIGHT static int icp_do_exch(icp_inv *inv, icp_var u1, icp_var u2)
 {
     icp_value a = icp_read(inv, u1), b = icp_read(inv, u2);
     icp_write(inv, u1, b);
     icp_write(inv, u2, a);
     return ICP_STEP_NEXT;
 }
+/* @end exch */
 
-/* ORDER u1,u2,o */
-ICP_LIGHT ICP_UNUSED static int icp_do_order(icp_inv *inv, icp_var u1, icp_var u2, int ordering)
+/* @section order: next read write ordering */
+/* ORDER u1,u2,o: u2 goes first when its key is less than u1's
+ * (icp_order_key); as given, nothing changes. */
+ICP_LIGHT static int icp_do_order(icp_inv *inv, icp_var u1, icp_var u2, int ordering)
 {
     icp_value a = icp_read(inv, u1), b = icp_read(inv, u2);
-    int64_t ka, kb;
-    int swap;
-    if (ordering == ICP_ORDER_AS_GIVEN) {
-        icp_drop(&a);
-        icp_drop(&b);
-        return ICP_STEP_NEXT;
+    int swap = ordering != ICP_ORDER_AS_GIVEN;
+/* @section sort */
+    if (swap) {
+        int64_t ka = icp_order_key(&a, ordering);
+        swap = icp_order_key(&b, ordering) < ka;
     }
-    ka = icp_deep_key(inv, &a);
-    kb = icp_deep_key(inv, &b);
-    swap = ordering == ICP_ORDER_DEEP ? kb > ka : kb < ka;
+/* @end sort */
     if (swap) {
         icp_write(inv, u1, b);
         icp_write(inv, u2, a);
@@ -1965,22 +2623,26 @@ ICP_LIGHT ICP_UNUSED static int icp_do_order(icp_inv *inv, icp_var u1, icp_var u
     }
     return ICP_STEP_NEXT;
 }
+/* @end order */
 
+/* @section selecc: next write cond_arg val_set want_set */
 /* SELECC w,c,v */
-ICP_LIGHT ICP_UNUSED static int icp_do_selecc(icp_inv *inv, icp_var dst, icp_cond cond, icp_value v)
+ICP_LIGHT static int icp_do_selecc(icp_inv *inv, icp_var dst, icp_cond cond, icp_value v)
 {
     icp_set *items = icp_want_set(inv, &v), *kept = icp_set_new(items->len);
     size_t i;
     for (i = 0; i < items->len; i++)
-        if (icp_test(inv, cond, &items->items[i]))
+        if (icp_test(cond, icp_ref(&items->items[i])))
             icp_set_push(kept, icp_ref(&items->items[i]));
     icp_drop(&v);
     icp_write(inv, dst, icp_set_value(kept));
     return ICP_STEP_NEXT;
 }
+/* @end selecc */
 
+/* @section setel: next take write index set_own val_set want_integer want_set */
 /* SETEL v,u,i */
-ICP_LIGHT ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var u, icp_value i)
+ICP_LIGHT static int icp_do_setel(icp_inv *inv, icp_value v, icp_var u, icp_value i)
 {
     icp_value set = icp_take(inv, u);
     icp_set *s;
@@ -1993,9 +2655,11 @@ ICP_LIGHT ICP_UNUSED static int icp_do_setel(icp_inv *inv, icp_value v, icp_var 
     icp_write(inv, u, icp_set_value(s));
     return ICP_STEP_NEXT;
 }
+/* @end setel */
 
+/* @section insert: next take write index set_own val_set want_integer want_set */
 /* INSERT v,u,i: v before the i-th element (i = card+1: at the end). */
-ICP_LIGHT ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var u, icp_value i)
+ICP_LIGHT static int icp_do_insert(icp_inv *inv, icp_value v, icp_var u, icp_value i)
 {
     icp_value set = icp_take(inv, u);
     icp_set *s;
@@ -2010,9 +2674,11 @@ ICP_LIGHT ICP_UNUSED static int icp_do_insert(icp_inv *inv, icp_value v, icp_var
     icp_write(inv, u, icp_set_value(s));
     return ICP_STEP_NEXT;
 }
+/* @end insert */
 
+/* @section unsert: next take write index set_own val_set want_integer want_set */
 /* UNSERT w,u,i: all read first, then written left to right (§11.9). */
-ICP_LIGHT ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u, icp_value i)
+ICP_LIGHT static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u, icp_value i)
 {
     icp_value set = icp_take(inv, u), removed;
     icp_set *s;
@@ -2028,9 +2694,11 @@ ICP_LIGHT ICP_UNUSED static int icp_do_unsert(icp_inv *inv, icp_var w, icp_var u
     icp_write(inv, u, icp_set_value(s));
     return ICP_STEP_NEXT;
 }
+/* @end unsert */
 
+/* @section exchwe: next read take write index set_own val_set want_integer want_set */
 /* EXCHWE u1,u2,i (§11.9) */
-ICP_LIGHT ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var u2, icp_value i)
+ICP_LIGHT static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var u2, icp_value i)
 {
     icp_value a = icp_read(inv, u1), set = icp_take(inv, u2), old;
     icp_set *s;
@@ -2044,9 +2712,11 @@ ICP_LIGHT ICP_UNUSED static int icp_do_exchwe(icp_inv *inv, icp_var u1, icp_var 
     icp_write(inv, u2, icp_set_value(s));
     return ICP_STEP_NEXT;
 }
+/* @end exchwe */
 
+/* @section exchel: next take write index set_own val_set want_integer want_set */
 /* EXCHEL u,i,j */
-ICP_LIGHT ICP_UNUSED static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value i, icp_value j)
+ICP_LIGHT static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value i, icp_value j)
 {
     icp_value set = icp_take(inv, u), tmp;
     icp_set *s;
@@ -2061,27 +2731,34 @@ ICP_LIGHT ICP_UNUSED static int icp_do_exchel(icp_inv *inv, icp_var u, icp_value
     icp_write(inv, u, icp_set_value(s));
     return ICP_STEP_NEXT;
 }
+/* @end exchel */
 
+/* @section play: outcome moves_of cond_arg val_set */
 /* PLAY / PLAYB / TRY s,c,o (§6.3) */
-ICP_LIGHT ICP_UNUSED static int icp_do_play(icp_inv *inv, int kind, icp_value set, icp_cond cond, int ordering)
+ICP_LIGHT static int icp_do_play(icp_inv *inv, int kind, icp_value set, icp_cond cond, int ordering)
 {
     icp_set *moves = icp_moves_of(inv, &set, cond, ordering);
     icp_value held = icp_set_value(moves);
     icp_outcome o;
-    size_t i;
     icp_drop(&set);
     o.kind = ICP_OUTCOME_NONE;
     o.value = 0;
     o.move.from = o.move.to = o.move.promotion = 0;
-    if (kind == ICP_PLAY_PLAY) {
+    switch (kind) {
+/* @section play_play */
+    case ICP_PLAY_PLAY:
         if (moves->len > 0) {
             icp_node node = inv->node;
             o.value = inv->has_remembered ? inv->remembered : icp_static_eval(&node);
             o.move = icp_board_move(icp_want_move(inv, &moves->items[0]));
             o.kind = inv->root ? ICP_OUTCOME_MOVE : ICP_OUTCOME_VALUE;
         }
-    } else if (kind == ICP_PLAY_PLAY_B) {
+        break;
+/* @end play_play */
+/* @section play_playb */
+    case ICP_PLAY_PLAY_B: {
         int have = 0;
+        size_t i;
         for (i = 0; i < moves->len; i++) {
             icp_move mv;
             icp_move_value m = icp_want_move(inv, &moves->items[i]);
@@ -2094,15 +2771,27 @@ ICP_LIGHT ICP_UNUSED static int icp_do_play(icp_inv *inv, int kind, icp_value se
         }
         if (have)
             o.kind = inv->root ? ICP_OUTCOME_MOVE : ICP_OUTCOME_VALUE;
-    } else {
+        break;
+    }
+/* @end play_playb */
+/* @section play_try */
+    case ICP_PLAY_TRY:
         icp_try_moves(inv, moves);
+        break;
+/* @end play_try */
+    default:
+        break;
     }
     icp_drop(&held);
     return icp_outcome_step(inv, o);
 }
+/* @end play */
+
+/* @section plan: next always ordering moves_of try_moves board_move cond_arg val_set mover regrow */
+static uint64_t icp_plan_key(int side, size_t tag, const icp_value *value);
 
 /* PLAN t,s,v (§6.4) */
-ICP_LIGHT ICP_UNUSED static int icp_do_plan(icp_inv *inv, size_t tag, icp_value set, icp_value value)
+ICP_LIGHT static int icp_do_plan(icp_inv *inv, size_t tag, icp_value set, icp_value value)
 {
     int me = icp_mover(&inv->node);
     icp_cond always = icp_always();
@@ -2120,24 +2809,30 @@ ICP_LIGHT ICP_UNUSED static int icp_do_plan(icp_inv *inv, size_t tag, icp_value 
     icp_drop(&held);
     return ICP_STEP_NEXT;
 }
+/* @end plan */
 
+/* @section unplan: next mover */
 /* UNPLAN (§6.4) */
-ICP_LIGHT ICP_UNUSED static int icp_do_unplan(icp_inv *inv)
+ICP_LIGHT static int icp_do_unplan(icp_inv *inv)
 {
     int me = icp_mover(&inv->node);
     icp_drop(&inv->plans[me].value);
     inv->plans[me].active = 0;
     return ICP_STEP_NEXT;
 }
+/* @end unplan */
 
+/* @section done: outcome done_outcome */
 /* DONE (§6.3) */
-ICP_LIGHT ICP_UNUSED static int icp_do_done(icp_inv *inv)
+ICP_LIGHT static int icp_do_done(icp_inv *inv)
 {
     return icp_outcome_step(inv, icp_done_outcome(inv));
 }
+/* @end done */
 
+/* @section value: outcome */
 /* VALRET / VALRUT / VALON / RETBET w,l,c (§6.2, §6.3) */
-ICP_LIGHT ICP_UNUSED static int icp_do_value(icp_inv *inv, int kind, icp_value w, icp_value l, icp_value c)
+ICP_LIGHT static int icp_do_value(icp_inv *inv, int kind, icp_value w, icp_value l, icp_value c)
 {
     int64_t x = icp_want_integer(inv, &w), y = icp_want_integer(inv, &l), z = icp_want_integer(inv, &c);
     int64_t v = icp_convert(x, y, z, inv->node.depth);
@@ -2146,25 +2841,39 @@ ICP_LIGHT ICP_UNUSED static int icp_do_value(icp_inv *inv, int kind, icp_value w
     o.value = v;
     o.move.from = o.move.to = o.move.promotion = 0;
     switch (kind) {
+/* @section valret */
     case ICP_VALUE_VAL_RET:
         o.kind = inv->root ? ICP_OUTCOME_LEAVE : ICP_OUTCOME_VALUE;
         break;
+/* @end valret */
+/* @section valrut */
     case ICP_VALUE_VAL_RUT:
-    case ICP_VALUE_VAL_ON:
-        if (kind == ICP_VALUE_VAL_RUT && !inv->root) {
+        if (!inv->root) {
             o.kind = ICP_OUTCOME_VALUE;
         } else {
             inv->has_remembered = 1;
             inv->remembered = v;
         }
         break;
-    default:
+/* @end valrut */
+/* @section valon */
+    case ICP_VALUE_VAL_ON:
+        inv->has_remembered = 1;
+        inv->remembered = v;
+        break;
+/* @end valon */
+/* @section retbet */
+    case ICP_VALUE_RET_BET:
         if (inv->has_best && inv->best_value > v)
             o = icp_done_outcome(inv);
+        break;
+/* @end retbet */
+    default:
         break;
     }
     return icp_outcome_step(inv, o);
 }
+/* @end value */
 
 /* ------------------------------------------------------- invocations */
 
@@ -2197,35 +2906,37 @@ ICP_LIGHT static long icp_match_entry(const icp_program *program, const icp_posi
     for (i = 0; i < program->entry_count; i++) {
         const icp_entry_spec *e = &program->entries[i];
         int ok = icp_side_matches(e->mover, me) && icp_side_matches(e->other, them);
-        if (ok && e->diff_cmp >= 0) {
-            if (e->diff_cmp == ICP_CMP_LT)
-                ok = diff < e->diff_m;
-            else if (e->diff_cmp == ICP_CMP_GT)
-                ok = diff > e->diff_m;
-            else
-                ok = diff == e->diff_m;
-        }
+        if (ok && e->diff_cmp == '<')
+            ok = diff < e->diff_m;
+        else if (ok && e->diff_cmp == '>')
+            ok = diff > e->diff_m;
+        else if (ok && e->diff_cmp == '=')
+            ok = diff == e->diff_m;
         if (ok)
             return (long)e->start;
     }
     return -1;
 }
 
-ICP_COLD static void icp_frame_error(icp_inv *inv, size_t pc, const char *what)
+/* @section max_calls */
+/* A call nested too deep (§5.2), at statement pc. */
+ICP_COLD static void icp_calls_too_deep(icp_inv *inv, size_t pc)
 {
+    char message[64];
+    snprintf(message, sizeof message, "calls nested more than %d deep (" ICP_SECT "5.2)", ICP_MAX_CALLS);
     inv->pc = pc;
-    icp_fault_str(inv, what);
+    icp_fault_str(inv, message);
 }
+/* @end max_calls */
+
+/* @section push_frame: frames regrow max_calls */
 
 /* Starts a call: X = arg, the frame remembers what to do after. */
 ICP_LIGHT static icp_frame *icp_push_frame(icp_inv *inv, icp_frame **frames, size_t *count, size_t *cap, size_t pc)
 {
     icp_frame *f;
-    if (*count >= ICP_MAX_CALLS) {
-        char message[64];
-        snprintf(message, sizeof message, "calls nested more than %d deep (" ICP_SECT "5.2)", ICP_MAX_CALLS);
-        icp_frame_error(inv, pc, message);
-    }
+    if (*count >= ICP_MAX_CALLS)
+        icp_calls_too_deep(inv, pc);
     if (*count == *cap) {
         *cap = *cap ? *cap * 2 : 8;
         *frames = icp_regrow(*frames, *cap, sizeof **frames);
@@ -2233,21 +2944,34 @@ ICP_LIGHT static icp_frame *icp_push_frame(icp_inv *inv, icp_frame **frames, siz
     f = &(*frames)[(*count)++];
     memset(f, 0, sizeof *f);
     f->saved_x = icp_undefined();
+/* @section each */
     f->items = icp_undefined();
+/* @end each */
     return f;
 }
+/* @end push_frame */
 
 /* Runs one invocation of the program at node (§6.1, §5.2). */
 ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_node *node, int root,
                                                 const icp_plan *plans, size_t start, icp_value x)
 {
     const icp_program *program = search->program;
-    icp_inv *inv = icp_alloc(1, sizeof *inv);
+    icp_inv *inv = icp_alloc(1, sizeof *inv), *outer = icp_current;
+/* @section frames */
     icp_frame *frames = NULL;
-    size_t count = 0, cap = 0, pc = start, k;
+    size_t count = 0;
+/* @end frames */
+/* @section push_frame */
+    size_t cap = 0;
+/* @end push_frame */
+/* @section entered: max_calls */
+    /* Calls entered (in a program without RETURN, none comes back). */
+    size_t entered = 0;
+/* @end entered */
+    size_t pc = start, k;
     uint64_t executed = 0;
     icp_outcome result;
-    int c;
+    int c, over = 0;
     memset(inv, 0, sizeof *inv);
     inv->node = *node;
     inv->x = x;
@@ -2262,10 +2986,11 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
         inv->plans[c].value = icp_ref(&plans[c].value);
     }
     inv->search = search;
+    icp_current = inv;
     result.kind = ICP_OUTCOME_LEAVE;
     result.value = 0;
     result.move.from = result.move.to = result.move.promotion = 0;
-    for (;;) {
+    while (!over) {
         int step;
         icp_tick(search);
         inv->pc = pc;
@@ -2277,22 +3002,40 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
             icp_fault_str(inv, message);
         }
         step = pc < program->statement_count ? program->step(inv, pc) : ICP_STEP_FENCE;
-        if (step == ICP_STEP_NEXT) {
+        switch (step) {
+/* @section next */
+        case ICP_STEP_NEXT:
             pc++;
-        } else if (step == ICP_STEP_GOTO) {
+            break;
+/* @end next */
+/* @section branch */
+        case ICP_STEP_GOTO:
             pc = inv->step_target;
-        } else if (step == ICP_STEP_CALL) {
+            break;
+/* @end branch */
+/* @section call */
+        case ICP_STEP_CALL: {
             icp_frame *f = icp_push_frame(inv, &frames, &count, &cap, pc);
             f->return_to = pc + 1;
             f->saved_x = inv->x;
             inv->x = inv->step_value;
             f->then = inv->step_then;
+/* @section set */
             f->var = inv->step_var;
+/* @end set */
+/* @section cond */
             f->cond = inv->step_cond;
+/* @end cond */
+/* @section condtf */
             f->flag = inv->step_flag;
+/* @end condtf */
             f->target = inv->step_target;
             pc = inv->step_sub;
-        } else if (step == ICP_STEP_EACH) {
+            break;
+        }
+/* @end call */
+/* @section each */
+        case ICP_STEP_EACH: {
             icp_value items = inv->step_value;
             icp_frame *f;
             icp_want_set(inv, &items);
@@ -2300,7 +3043,7 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
                 icp_drop(&items);
                 icp_write(inv, inv->step_var, icp_set_value(icp_set_new(0)));
                 pc++;
-                continue;
+                break;
             }
             f = icp_push_frame(inv, &frames, &count, &cap, pc);
             f->return_to = pc + 1;
@@ -2308,67 +3051,89 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
             inv->x = icp_ref(&items.as.set->items[0]);
             f->then = ICP_THEN_EACH;
             f->each_kind = inv->step_kind;
-            f->var = inv->step_var;
+            f->each_var = inv->step_var;
             f->sub = inv->step_sub;
             f->items = items;
             f->next = 0;
             f->acc = icp_set_new(items.as.set->len);
             pc = inv->step_sub;
-        } else if (step == ICP_STEP_RETURN) {
-            icp_value value = inv->step_value;
+            break;
+        }
+/* @end each */
+/* @section return */
+        case ICP_STEP_RETURN: {
+            /* The value returned is inv->step_value; the call's statement
+             * is f->return_to - 1. */
             icp_frame *f;
-            size_t call_pc;
             if (count == 0)
                 icp_fault_str(inv, "RETURN outside a subroutine (" ICP_SECT "5.2)");
             f = &frames[count - 1];
             icp_drop(&inv->x);
             inv->x = f->saved_x;
             f->saved_x = icp_undefined();
-            call_pc = f->return_to - 1;
-            if (f->then == ICP_THEN_STORE) {
+            switch (f->then) {
+/* @section set */
+            case ICP_THEN_STORE: {
                 icp_var var = f->var;
                 pc = f->return_to;
                 count--;
-                icp_write(inv, var, value);
-            } else if (f->then == ICP_THEN_COND) {
+                icp_write(inv, var, inv->step_value);
+                break;
+            }
+/* @end set */
+/* @section cond */
+            case ICP_THEN_COND: {
                 int yes;
-                inv->pc = call_pc;
-                yes = icp_test(inv, f->cond, &value);
-                icp_drop(&value);
+                inv->pc = f->return_to - 1;
+                yes = icp_test(f->cond, inv->step_value);
                 pc = yes ? f->target : f->return_to;
                 count--;
-            } else if (f->then == ICP_THEN_CONDTF) {
-                if (value.tag != ICP_V_LOGICAL) {
+                break;
+            }
+/* @end cond */
+/* @section condtf */
+            case ICP_THEN_CONDTF: {
+                const icp_value *value = &inv->step_value;
+                if (value->tag != ICP_V_LOGICAL) {
                     icp_text t = {0, 0, 0};
                     icp_text_str(&t, "the call must return a logical, got ");
-                    icp_text_str(&t, icp_type_name(&value));
+                    icp_text_str(&t, icp_type_name(value));
                     icp_text_str(&t, " ");
-                    icp_text_value(&t, &value);
-                    inv->pc = call_pc;
+                    icp_text_value(&t, value);
+                    inv->pc = f->return_to - 1;
                     icp_fault(inv, icp_text_take(&t));
                 }
-                pc = value.as.logical == f->flag ? f->target : f->return_to;
+                pc = value->as.logical == f->flag ? f->target : f->return_to;
                 count--;
-            } else {
+                break;
+            }
+/* @end condtf */
+/* @section each */
+            case ICP_THEN_EACH: {
                 size_t next;
+/* @section select */
                 if (f->each_kind == ICP_CALL_SELECT) {
-                    if (value.tag != ICP_V_LOGICAL) {
+                    const icp_value *value = &inv->step_value;
+                    if (value->tag != ICP_V_LOGICAL) {
                         icp_text t = {0, 0, 0};
                         icp_text_str(&t, "SELECT's subroutine must return a logical, got ");
-                        icp_text_str(&t, icp_type_name(&value));
+                        icp_text_str(&t, icp_type_name(value));
                         icp_text_str(&t, " ");
-                        icp_text_value(&t, &value);
-                        inv->pc = call_pc;
+                        icp_text_value(&t, value);
+                        inv->pc = f->return_to - 1;
                         icp_fault(inv, icp_text_take(&t));
                     }
-                    if (value.as.logical)
+                    if (value->as.logical)
                         icp_set_push(f->acc, icp_ref(&f->items.as.set->items[f->next]));
-                } else {
-                    icp_set_push(f->acc, value);
                 }
+/* @end select */
+/* @section map */
+                if (f->each_kind == ICP_CALL_MAP)
+                    icp_set_push(f->acc, inv->step_value);
+/* @end map */
                 next = f->next + 1;
                 if (next >= f->items.as.set->len) {
-                    icp_var var = f->var;
+                    icp_var var = f->each_var;
                     icp_set *acc = f->acc;
                     pc = f->return_to;
                     icp_drop(&f->items);
@@ -2381,28 +3146,90 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
                     inv->x = icp_ref(&f->items.as.set->items[next]);
                     pc = f->sub;
                 }
-            }
-        } else if (step == ICP_STEP_FENCE) {
-            if (count == 0)
                 break;
-            icp_fault_str(inv, "a subroutine fell into an ENTRY or END line (" ICP_SECT "5.2)");
-        } else if (step == ICP_STEP_LEAVE) {
+            }
+/* @end each */
+            default:
+                break;
+            }
             break;
-        } else {
+        }
+/* @end return */
+/* @section enter */
+        case ICP_STEP_ENTER:
+            if (entered >= ICP_MAX_CALLS)
+                icp_calls_too_deep(inv, pc);
+            entered++;
+            icp_drop(&inv->x);
+            inv->x = inv->step_value;
+            pc = inv->step_sub;
+            break;
+/* @end enter */
+/* @section enter_each */
+        case ICP_STEP_ENTER_EACH: {
+            icp_value items = inv->step_value;
+            icp_want_set(inv, &items);
+            if (items.as.set->len == 0) {
+                icp_drop(&items);
+                icp_write(inv, inv->step_var, icp_set_value(icp_set_new(0)));
+                pc++;
+                break;
+            }
+            if (entered >= ICP_MAX_CALLS)
+                icp_calls_too_deep(inv, pc);
+            entered++;
+            icp_drop(&inv->x);
+            inv->x = icp_ref(&items.as.set->items[0]);
+            icp_drop(&items);
+            pc = inv->step_sub;
+            break;
+        }
+/* @end enter_each */
+/* @section stray */
+        case ICP_STEP_STRAY:
+            icp_fault_str(inv, "RETURN outside a subroutine (" ICP_SECT "5.2)");
+            break;
+/* @end stray */
+        case ICP_STEP_FENCE:
+/* @section frames */
+            if (count > 0)
+                icp_fault_str(inv, "a subroutine fell into an ENTRY or END line (" ICP_SECT "5.2)");
+/* @end frames */
+/* @section entered */
+            if (entered > 0)
+                icp_fault_str(inv, "a subroutine fell into an ENTRY or END line (" ICP_SECT "5.2)");
+/* @end entered */
+            over = 1;
+            break;
+/* @section leave */
+        case ICP_STEP_LEAVE:
+            over = 1;
+            break;
+/* @end leave */
+/* @section outcome */
+        case ICP_STEP_OUTCOME:
             result = inv->step_outcome;
+            over = 1;
+            break;
+/* @end outcome */
+        default:
             break;
         }
     }
     /* The invocation is over: give back what it holds. */
+/* @section frames */
     for (k = 0; k < count; k++) {
         icp_drop(&frames[k].saved_x);
+/* @section each */
         icp_drop(&frames[k].items);
         if (frames[k].then == ICP_THEN_EACH) {
             icp_value acc = icp_set_value(frames[k].acc);
             icp_drop(&acc);
         }
+/* @end each */
     }
     icp_release(frames);
+/* @end frames */
     for (k = 0; k < inv->var_count; k++)
         icp_drop(&inv->vars[k]);
     icp_release(inv->vars);
@@ -2411,6 +3238,7 @@ ICP_LIGHT static icp_outcome icp_run_invocation(icp_search *search, const icp_no
     for (c = 0; c < 2; c++)
         icp_drop(&inv->plans[c].value);
     icp_release(inv);
+    icp_current = outer;
     return result;
 }
 
@@ -2447,7 +3275,7 @@ static int icp_history_order(const void *a, const void *b)
     return x < y ? -1 : x > y ? 1 : 0;
 }
 
-ICP_COLD ICP_UNUSED static void icp_history_game(const icp_position *start, const icp_move *moves, size_t count,
+ICP_COLD static void icp_history_game(const icp_position *start, const icp_move *moves, size_t count,
                                                  icp_position *out, icp_history *history)
 {
     icp_position *positions = icp_try_realloc(NULL, count + 1, sizeof *positions);
@@ -2507,7 +3335,7 @@ static int icp_history_contains(const icp_history *history, const icp_position *
 
 /* The entries a table of megabytes MB has: the largest power of two whose
  * entries fit, 0 below two. */
-ICP_UNUSED static size_t icp_table_entries(unsigned megabytes)
+static size_t icp_table_entries(unsigned megabytes)
 {
     uint64_t entries = ((uint64_t)megabytes << 20) / ICP_ENTRY_BYTES, power = 1;
     if (entries < 2)
@@ -2519,7 +3347,7 @@ ICP_UNUSED static size_t icp_table_entries(unsigned megabytes)
 
 /* A table of megabytes MB (0: one that holds nothing); 0 when the memory
  * cannot be had. */
-ICP_COLD ICP_UNUSED static int icp_table_init(icp_table *table, unsigned megabytes)
+ICP_COLD static int icp_table_init(icp_table *table, unsigned megabytes)
 {
     size_t count = icp_table_entries(megabytes);
     table->slots = NULL;
@@ -2536,7 +3364,7 @@ ICP_COLD ICP_UNUSED static int icp_table_init(icp_table *table, unsigned megabyt
     return 1;
 }
 
-ICP_COLD ICP_UNUSED static void icp_table_free(icp_table *table)
+ICP_COLD static void icp_table_free(icp_table *table)
 {
     free(table->slots);
     table->slots = NULL;
@@ -2656,6 +3484,7 @@ static uint64_t icp_bound(int64_t value, int64_t alpha, int64_t beta)
     return value <= alpha ? ICP_BOUND_UPPER : value >= beta ? ICP_BOUND_LOWER : ICP_BOUND_EXACT;
 }
 
+/* @section plan */
 static uint64_t icp_piece_code(icp_piece p)
 {
     return (uint64_t)(p.colour == ICP_BLACK) | (uint64_t)p.kind << 1 | (uint64_t)(p.square & 63) << 4;
@@ -2735,6 +3564,7 @@ static uint64_t icp_plan_key(int side, size_t tag, const icp_value *value)
 {
     return icp_mix64(icp_value_key(value) ^ icp_mix64((uint64_t)tag << 1 | (uint64_t)(side & 1)));
 }
+/* @end plan */
 
 /* The key of a quiescence node at depth (no plies, no plans). */
 static uint64_t icp_quiescence_key(const icp_position *position, int64_t depth)
@@ -3029,11 +3859,13 @@ static int64_t icp_value_of(icp_search *search, const icp_position *position, in
     return best;
 }
 
+/* @section search_move */
 static int64_t icp_exact(icp_search *search, const icp_position *position, int64_t plies, int64_t depth,
                          icp_plan *plans)
 {
     return icp_value_of(search, position, plies, depth, plans, INT64_MIN + 1, INT64_MAX);
 }
+/* @end search_move */
 
 /* What a search sets out to do (§7.5, engine.rs Limits): depths from ...
  * depth, no node beyond nodes (has_nodes); exact: an error met before
@@ -3182,7 +4014,7 @@ static void icp_deepen(icp_deepening *d, unsigned from, unsigned max_depth)
  * the table emptied first, history's positions drawn, watch asked as the
  * search goes (NULL: none). Returns 0, or 1 after a runtime error (in
  * icp_error); everything the search allocated is freed either way. */
-ICP_COLD ICP_UNUSED static int icp_search_run(const icp_position *position, icp_limits limits,
+ICP_COLD static int icp_search_run(const icp_position *position, icp_limits limits,
                                               const icp_program *program, icp_table *table,
                                               const icp_history *history, icp_watch *watch, icp_search_result *out)
 {

@@ -2,9 +2,12 @@
 //! orderings (§4), the instructions' semantics (§5), the search that
 //! consults the endgame program (§6, §7.3) and runtime errors (§9).
 //!
-//! Std only, no unsafe, never panics. Embedded verbatim into generated Rust
-//! beside `chess` and `uci`: it refers to them as `super::chess` and
-//! `super::uci`, and to nothing else.
+//! Std only, no unsafe, never panics. Embedded into generated Rust beside
+//! `chess` and `uci`, cut down to the sections a program uses (`api.rs`):
+//! it refers to them as `super::chess` and `super::uci`, and to nothing
+//! else. A section's absence leaves no parameter, binding or `mut` unused:
+//! typed reads of a value are `if let`s over its type's section, and what
+//! only some tests or statements read rides in a match's scrutinee.
 //!
 //! # Who does what
 //! The program (the interpreter walking the IR, or generated code) does
@@ -31,14 +34,26 @@
 // chains, so nested `if let`s stay nested.
 #![allow(clippy::collapsible_if)]
 
-use super::chess::{Colour, Kind, Move, Piece, Position, Square};
+// @section use_piece
+use super::chess::Piece;
+// @end use_piece
+// @section use_square
+use super::chess::Square;
+// @end use_square
+use super::chess::{Colour, Kind, Move, Position};
+// @section break
 use std::io::Write;
+// @end break
+// @section items
 use std::rc::Rc;
+// @end items
 
 /// Statements one invocation may execute (§5.2, §11.16).
 pub const MAX_STATEMENTS: u64 = 1_000_000;
+// @section max_calls
 /// Calls that may be active at once (§5.2, §11.16).
 pub const MAX_CALLS: usize = 1_000;
+// @end max_calls
 /// The checkmate value at DEPTH 0: a side checkmated at DEPTH d scores
 /// −(MATE − d) (§6.2).
 pub const MATE: i64 = 28672;
@@ -124,25 +139,39 @@ pub enum Value {
     /// Undefined (`"#`).
     #[default]
     Undefined,
+    // @section val_logical: val_other
     /// T or F.
     Logical(bool),
+    // @end val_logical
+    // @section val_integer: val_other
     /// A signed 64-bit integer; arithmetic wraps.
     Integer(i64),
+    // @end val_integer
+    // @section val_set: val_other items
     /// An ordered list of values.
     Set(Items),
+    // @end val_set
+    // @section val_piece: val_other use_piece square_text
     /// A piece: a snapshot of colour, kind and square (§11.2).
     Piece(Piece),
+    // @end val_piece
+    // @section val_square: val_other use_square square_text
     /// A square.
     Square(Square),
+    // @end val_square
+    // @section val_move: val_other move_value_type board_move
     /// A move: the moving piece, its destination and promotion (§2).
     Move(MoveValue),
+    // @end val_move
 }
 
+// @section items
 /// The elements of a set value, shared (reference counted) by the values
 /// that hold them and copied on write ([`Items::edit`]).
 #[derive(Clone, Default)]
 pub struct Items(Rc<Vec<Value>>);
 
+// @section items_edit
 impl Items {
     /// The elements, to change: copied first when another value holds
     /// them too (copy on write), else in place.
@@ -150,6 +179,7 @@ impl Items {
         Rc::make_mut(&mut self.0)
     }
 }
+// @end items_edit
 
 impl std::ops::Deref for Items {
     type Target = Vec<Value>;
@@ -171,6 +201,7 @@ impl FromIterator<Value> for Items {
     }
 }
 
+// @section val_set
 impl Drop for Items {
     /// Frees nested sets with an explicit stack: the elements of a set
     /// this is the last holder of are moved out before it goes, so no
@@ -192,6 +223,7 @@ impl Drop for Items {
         }
     }
 }
+// @end val_set
 
 impl PartialEq for Items {
     fn eq(&self, other: &Items) -> bool {
@@ -206,6 +238,7 @@ impl std::fmt::Debug for Items {
         write_list(f, &self.0)
     }
 }
+// @end items
 
 /// §2 equality of two lists of values, element by element, nested sets
 /// compared with an explicit stack.
@@ -217,6 +250,7 @@ fn equal_lists(a: &[Value], b: &[Value]) -> bool {
     while let Some((xs, ys)) = pending.pop() {
         for (x, y) in xs.iter().zip(ys) {
             let same = match (x, y) {
+                // @section val_set
                 (Value::Set(p), Value::Set(q)) => {
                     if !Rc::ptr_eq(&p.0, &q.0) {
                         if p.len() != q.len() {
@@ -226,13 +260,26 @@ fn equal_lists(a: &[Value], b: &[Value]) -> bool {
                     }
                     true
                 }
+                // @end val_set
                 (Value::Undefined, Value::Undefined) => true,
+                // @section val_logical
                 (Value::Logical(p), Value::Logical(q)) => p == q,
+                // @end val_logical
+                // @section val_integer
                 (Value::Integer(p), Value::Integer(q)) => p == q,
+                // @end val_integer
+                // @section val_piece
                 (Value::Piece(p), Value::Piece(q)) => p == q,
+                // @end val_piece
+                // @section val_square
                 (Value::Square(p), Value::Square(q)) => p == q,
+                // @end val_square
+                // @section val_move
                 (Value::Move(p), Value::Move(q)) => p == q,
+                // @end val_move
+                // @section val_other
                 _ => false,
+                // @end val_other
             };
             if !same {
                 return false;
@@ -252,6 +299,7 @@ impl PartialEq for Value {
 
 impl Eq for Value {}
 
+// @section move_value_type: use_piece use_square
 /// A move as a value: (moving piece, destination, promotion kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MoveValue {
@@ -263,6 +311,9 @@ pub struct MoveValue {
     pub promotion: Option<Kind>,
 }
 
+// @end move_value_type
+
+// @section board_move: move_value_type
 impl MoveValue {
     /// The board move.
     pub fn board_move(self) -> Move {
@@ -273,19 +324,29 @@ impl MoveValue {
         }
     }
 }
+// @end board_move
 
+// @section square_text: use_square
 fn square_text(square: Square) -> String {
     super::chess::square_name(square)
 }
+// @end square_text
 
 /// The text of a value that is not a set (§9).
 fn write_scalar(f: &mut std::fmt::Formatter<'_>, value: &Value) -> std::fmt::Result {
     match value {
         Value::Undefined => write!(f, "#"),
+        // @section val_logical
         Value::Logical(true) => write!(f, "T"),
         Value::Logical(false) => write!(f, "F"),
+        // @end val_logical
+        // @section val_integer
         Value::Integer(n) => write!(f, "{n}"),
+        // @end val_integer
+        // @section val_square
         Value::Square(s) => write!(f, "{}", square_text(*s)),
+        // @end val_square
+        // @section val_piece
         Value::Piece(p) => {
             let letter = p.kind.letter();
             let letter = match p.colour {
@@ -294,11 +355,17 @@ fn write_scalar(f: &mut std::fmt::Formatter<'_>, value: &Value) -> std::fmt::Res
             };
             write!(f, "{letter}{}", square_text(p.square))
         }
+        // @end val_piece
+        // @section val_move
         Value::Move(m) => write!(f, "{}", m.board_move().to_uci()),
+        // @end val_move
+        // @section val_set
         Value::Set(items) => write_list(f, items),
+        // @end val_set
     }
 }
 
+// @section items
 /// The text `(a b c)` of a set's elements (§9), nested sets written with
 /// an explicit stack of the lists still open.
 fn write_list(f: &mut std::fmt::Formatter<'_>, items: &[Value]) -> std::fmt::Result {
@@ -314,16 +381,18 @@ fn write_list(f: &mut std::fmt::Formatter<'_>, items: &[Value]) -> std::fmt::Res
             write!(f, " ")?;
         }
         *first = false;
-        match item {
-            Value::Set(inner) => {
-                write!(f, "(")?;
-                open.push((inner.iter(), true));
-            }
-            scalar => write_scalar(f, scalar)?,
+        // @section val_set
+        if let Value::Set(inner) = item {
+            write!(f, "(")?;
+            open.push((inner.iter(), true));
+            continue;
         }
+        // @end val_set
+        write_scalar(f, item)?;
     }
     Ok(())
 }
+// @end items
 
 impl std::fmt::Display for Value {
     /// Value text (§9): `#`, `T`, `F`, decimal integers, squares `e4`,
@@ -340,6 +409,7 @@ impl std::fmt::Debug for Value {
     }
 }
 
+// @section lit_set: val_set val_logical val_integer
 /// The value of a set literal (§2) from its text as icp2c writes it into
 /// generated code and its IR: the value text of §9, `(1 -2 (T #) ())`
 /// (elements separated by one blank; integers, `T`, `F`, `#`, sets). Built
@@ -393,65 +463,109 @@ pub fn set_literal(text: &str) -> Value {
     }
     done
 }
+// @end lit_set
 
+// @section type_name
 fn type_name(value: &Value) -> &'static str {
     match value {
         Value::Undefined => "undefined",
+        // @section val_logical
         Value::Logical(_) => "logical",
+        // @end val_logical
+        // @section val_integer
         Value::Integer(_) => "integer",
+        // @end val_integer
+        // @section val_set
         Value::Set(_) => "set",
+        // @end val_set
+        // @section val_piece
         Value::Piece(_) => "piece",
+        // @end val_piece
+        // @section val_square
         Value::Square(_) => "square",
+        // @end val_square
+        // @section val_move
         Value::Move(_) => "move",
+        // @end val_move
     }
 }
+// @end type_name
 
+// @section wrong: type_name
 fn wrong(expected: &str, value: &Value) -> Fault {
     format!("expected {expected}, got {} {value}", type_name(value))
 }
+// @end wrong
 
+// The typed reads of a value (§2): each needs its type's section only
+// for a value of that type to exist; without one, every value is of the
+// wrong type.
+
+// @section want_integer: wrong
 fn integer(value: &Value) -> Result<i64, Fault> {
-    match value {
-        Value::Integer(n) => Ok(*n),
-        other => Err(wrong("an integer", other)),
+    // @section val_integer
+    if let Value::Integer(n) = value {
+        return Ok(*n);
     }
+    // @end val_integer
+    Err(wrong("an integer", value))
 }
+// @end want_integer
 
+// @section want_logical: wrong
 fn logical(value: &Value) -> Result<bool, Fault> {
-    match value {
-        Value::Logical(b) => Ok(*b),
-        other => Err(wrong("a logical", other)),
+    // @section val_logical
+    if let Value::Logical(b) = value {
+        return Ok(*b);
     }
+    // @end val_logical
+    Err(wrong("a logical", value))
 }
+// @end want_logical
 
+// @section want_set: wrong
 fn set(value: &Value) -> Result<&[Value], Fault> {
-    match value {
-        Value::Set(items) => Ok(items),
-        other => Err(wrong("a set", other)),
+    // @section val_set
+    if let Value::Set(items) = value {
+        return Ok(items);
     }
+    // @end val_set
+    Err(wrong("a set", value))
 }
+// @end want_set
 
+// @section set_owned: wrong items
 fn set_owned(value: Value) -> Result<Items, Fault> {
-    match value {
-        Value::Set(items) => Ok(items),
-        other => Err(wrong("a set", &other)),
+    // @section val_set
+    if let Value::Set(items) = value {
+        return Ok(items);
     }
+    // @end val_set
+    Err(wrong("a set", &value))
 }
+// @end set_owned
 
+// @section want_move: wrong move_value_type
 fn move_value(value: &Value) -> Result<MoveValue, Fault> {
-    match value {
-        Value::Move(m) => Ok(*m),
-        other => Err(wrong("a move", other)),
+    // @section val_move
+    if let Value::Move(m) = value {
+        return Ok(*m);
     }
+    // @end val_move
+    Err(wrong("a move", value))
 }
+// @end want_move
 
+// @section king_distance: use_square
 /// King distance between two squares.
 pub fn king_distance(a: Square, b: Square) -> i64 {
     let (af, ar) = (i64::from(a % 8), i64::from(a / 8));
     let (bf, br) = (i64::from(b % 8), i64::from(b / 8));
     (af - bf).abs().max((ar - br).abs())
 }
+// @end king_distance
 
+// @section opposition: use_square
 /// Distant opposition (§4): file and rank differences both even, not both
 /// zero.
 pub fn opposition(a: Square, b: Square) -> bool {
@@ -459,7 +573,9 @@ pub fn opposition(a: Square, b: Square) -> bool {
     let dr = i64::from(a / 8) - i64::from(b / 8);
     df % 2 == 0 && dr % 2 == 0 && !(df == 0 && dr == 0)
 }
+// @end opposition
 
+// @section value
 /// The value conversion of §6.2 (§11.11): winning chances `w`, losing
 /// chances `l`, certainty `c`, at ply `depth`.
 pub fn convert(w: i64, l: i64, c: i64, depth: i64) -> i64 {
@@ -473,7 +589,9 @@ pub fn convert(w: i64, l: i64, c: i64, depth: i64) -> i64 {
         32 * d + d.signum() * (12416 - depth)
     }
 }
+// @end value
 
+// @section index
 /// A set index (§5.1, §11.8): 1 first, −1 last; `extra` allows card+1
 /// (`INSERT`). Returns the 0-based position.
 fn index(len: usize, i: i64, extra: bool) -> Result<usize, Fault> {
@@ -489,6 +607,7 @@ fn index(len: usize, i: i64, extra: bool) -> Result<usize, Fault> {
     at.map(|a| a as usize)
         .ok_or_else(|| format!("index {i} out of range for a set of {len}"))
 }
+// @end index
 
 // ------------------------------------------------------------- node view
 
@@ -497,17 +616,25 @@ fn index(len: usize, i: i64, extra: bool) -> Result<usize, Fault> {
 pub struct Node {
     /// The position.
     pub position: Position,
+    // @section node_depth
     /// DEPTH: the node's ply, 1 at the root.
     pub depth: i64,
+    // @end node_depth
+    // @section node_plies
     /// PLIES: the plies left, r of §7.3.
     pub plies: i64,
+    // @end node_plies
 }
 
+// @section node_impl
 impl Node {
+    // @section mover: node_impl
     fn mover(&self) -> Colour {
         self.position.side_to_move()
     }
+    // @end mover
 
+    // @section rank: mover use_square node_impl
     /// §3 rank (1–8) of a square, from the side to move's first rank.
     pub fn rank(&self, square: Square) -> i64 {
         let r = i64::from(square / 8);
@@ -516,12 +643,16 @@ impl Node {
             Colour::Black => 8 - r,
         }
     }
+    // @end rank
 
+    // @section file: use_square node_impl
     /// §3 file: h = 1 … a = 8.
     pub fn file(square: Square) -> i64 {
         8 - i64::from(square % 8)
     }
+    // @end file
 
+    // @section square_at: mover use_square node_impl
     /// The square of §3 rank `r` and file `f`, if both are 1–8.
     pub fn square_at(&self, rank: i64, file: i64) -> Option<Square> {
         if !(1..=8).contains(&rank) || !(1..=8).contains(&file) {
@@ -533,35 +664,63 @@ impl Node {
         };
         Some((abs_rank * 8 + (8 - file)) as Square)
     }
+    // @end square_at
 
+    // @section side_of: use_square node_impl
     /// `SIDE` of a square: 0 for files h–e, 1 for d–a.
     pub fn side_of(square: Square) -> i64 {
         i64::from(square % 8 < 4)
     }
+    // @end side_of
 
+    // @section coerce_piece: wrong use_piece node_impl
     /// The piece a value specifies (§2 coercion; §11.3).
     pub fn piece(&self, value: &Value) -> Result<Piece, Fault> {
-        match value {
-            Value::Piece(p) => Ok(*p),
-            Value::Move(m) => Ok(m.piece),
-            Value::Square(s) => self
+        // @section val_piece
+        if let Value::Piece(p) = value {
+            return Ok(*p);
+        }
+        // @end val_piece
+        // @section val_move
+        if let Value::Move(m) = value {
+            return Ok(m.piece);
+        }
+        // @end val_move
+        // @section val_square
+        if let Value::Square(s) = value {
+            return self
                 .position
                 .piece_at(*s)
-                .ok_or_else(|| format!("no piece on {}", square_text(*s))),
-            other => Err(wrong("a piece", other)),
+                .ok_or_else(|| format!("no piece on {}", square_text(*s)));
         }
+        // @end val_square
+        Err(wrong("a piece", value))
     }
+    // @end coerce_piece
 
+    // @section coerce_square: wrong use_square node_impl
     /// The square a value specifies (§2 coercion).
     pub fn square(value: &Value) -> Result<Square, Fault> {
-        match value {
-            Value::Square(s) => Ok(*s),
-            Value::Piece(p) => Ok(p.square),
-            Value::Move(m) => Ok(m.to),
-            other => Err(wrong("a square", other)),
+        // @section val_square
+        if let Value::Square(s) = value {
+            return Ok(*s);
         }
+        // @end val_square
+        // @section val_piece
+        if let Value::Piece(p) = value {
+            return Ok(p.square);
+        }
+        // @end val_piece
+        // @section val_move
+        if let Value::Move(m) = value {
+            return Ok(m.to);
+        }
+        // @end val_move
+        Err(wrong("a square", value))
     }
+    // @end coerce_square
 
+    // @section var_lm: val_move val_set node_impl
     /// The move value of a board move at this node.
     pub fn move_value(&self, mv: Move) -> Value {
         match self.position.piece_at(mv.from) {
@@ -579,7 +738,9 @@ impl Node {
         let moves = self.position.legal_moves();
         Value::Set(moves.into_iter().map(|m| self.move_value(m)).collect())
     }
+    // @end var_lm
 
+    // @section piece_variable: mover val_piece node_impl
     /// A piece variable (§3): W is the side to move.
     pub fn piece_variable(&self, mover: bool, kind: Kind, index: u8) -> Value {
         let colour = if mover {
@@ -591,7 +752,9 @@ impl Node {
             .piece_variable(colour, kind, index)
             .map_or(Value::Undefined, Value::Piece)
     }
+    // @end piece_variable
 
+    // @section var_pg: rank val_piece val_set use_piece node_impl
     /// `PG` (§3): pawn groups, files h to a, pawns in §3 rank order.
     pub fn pawn_groups(&self) -> Value {
         let mut groups = Vec::new();
@@ -615,12 +778,16 @@ impl Node {
         }
         Value::Set(groups.into())
     }
+    // @end var_pg
 
+    // @section play_play: board_move node_impl
     /// Static evaluation (§6.2): material, side to move minus the other.
     pub fn static_eval(&self) -> i64 {
         static_value(&self.position)
     }
+    // @end play_play
 
+    // @section node_legal: move_value_type board_move node_impl
     /// The board move of a move value if it is legal here (§11.2).
     fn legal(&self, m: MoveValue) -> Option<Move> {
         let on = self.position.piece_at(m.piece.square)?;
@@ -630,46 +797,69 @@ impl Node {
         let mv = m.board_move();
         self.position.is_legal(mv).then_some(mv)
     }
+    // @end node_legal
 
-    /// A condition's test applied to a value (§4); `side` is `SIDE`.
+    // @section condition: node_impl
+    /// A condition's test applied to a value (§4); `side` is `SIDE`, which
+    /// `FAR` and `NNF` read.
     pub fn test(&self, test: Test, value: &Value, side: &Value) -> Result<bool, Fault> {
-        let side_int = || match side {
-            Value::Integer(n) => Ok(*n),
-            other => Err(format!(
-                "SIDE must be an integer here, got {} {other}",
-                type_name(other)
-            )),
-        };
-        Ok(match test {
-            Test::Defd => *value != Value::Undefined,
-            Test::Zero => integer(value)? == 0,
-            Test::Negative => integer(value)? < 0,
-            Test::Positive => integer(value)? > 0,
-            Test::Odd => integer(value)? % 2 != 0,
-            Test::True => logical(value)?,
-            Test::Empty => set(value)?.is_empty(),
-            Test::Far => Node::side_of(Node::square(value)?) != side_int()?,
-            Test::RookFile => matches!(Node::square(value)? % 8, 0 | 7),
-            Test::KnightFile => matches!(Node::square(value)? % 8, 1 | 6),
-            Test::Nnf => {
+        Ok(match (test, side) {
+            // @section t_defd
+            (Test::Defd, _) => *value != Value::Undefined,
+            // @end t_defd
+            // @section t_zero: want_integer
+            (Test::Zero, _) => integer(value)? == 0,
+            // @end t_zero
+            // @section t_negative: want_integer
+            (Test::Negative, _) => integer(value)? < 0,
+            // @end t_negative
+            // @section t_positive: want_integer
+            (Test::Positive, _) => integer(value)? > 0,
+            // @end t_positive
+            // @section t_odd: want_integer
+            (Test::Odd, _) => integer(value)? % 2 != 0,
+            // @end t_odd
+            // @section t_true: want_logical
+            (Test::True, _) => logical(value)?,
+            // @end t_true
+            // @section t_empty: want_set
+            (Test::Empty, _) => set(value)?.is_empty(),
+            // @end t_empty
+            // @section t_far: coerce_square side_of side_int
+            (Test::Far, side) => Node::side_of(Node::square(value)?) != side_int(side)?,
+            // @end t_far
+            // @section t_rf: coerce_square
+            (Test::RookFile, _) => matches!(Node::square(value)? % 8, 0 | 7),
+            // @end t_rf
+            // @section t_nf: coerce_square
+            (Test::KnightFile, _) => matches!(Node::square(value)? % 8, 1 | 6),
+            // @end t_nf
+            // @section t_nnf: coerce_square side_of side_int
+            (Test::Nnf, side) => {
                 let s = Node::square(value)?;
-                matches!(s % 8, 1 | 6) && Node::side_of(s) == side_int()?
+                matches!(s % 8, 1 | 6) && Node::side_of(s) == side_int(side)?
             }
-            Test::LightSquare => {
+            // @end t_nnf
+            // @section t_wsq: coerce_square
+            (Test::LightSquare, _) => {
                 let s = Node::square(value)?;
                 (s % 8 + s / 8) % 2 == 1
             }
-            Test::Kind(kind) => self.piece(value)?.kind == kind,
-            Test::MoverPiece => self.piece(value)?.colour == self.mover(),
-            Test::Passed => {
+            // @end t_wsq
+            // @section t_passd: want_pawn use_piece
+            (Test::Passed, _) => {
                 let p = self.pawn(value)?;
                 self.passed(p)
             }
-            Test::PawnDefended => {
+            // @end t_passd
+            // @section t_pdp: want_pawn use_square use_piece
+            (Test::PawnDefended, _) => {
                 let p = self.pawn(value)?;
                 self.pawn_defended(p)
             }
-            Test::Capture => {
+            // @end t_pdp
+            // @section t_capt: want_move board_move
+            (Test::Capture, _) => {
                 // §11.5: a piece of the other colour than the moving piece
                 // on the destination, or a pawn's en-passant capture (which
                 // needs the pawn on its square at this node).
@@ -682,12 +872,16 @@ impl Node {
                     }
                 }
             }
-            Test::Check => {
+            // @end t_capt
+            // @section t_check: want_move node_legal
+            (Test::Check, _) => {
                 let m = move_value(value)?;
                 self.legal(m)
                     .is_some_and(|mv| self.position.gives_check(mv))
             }
-            Test::Safe => {
+            // @end t_check
+            // @section t_safe: want_move needed king_distance
+            (Test::Safe, _) => {
                 let m = move_value(value)?;
                 let (wk, bk, wp) = (
                     self.needed(true, Kind::King, "WK")?,
@@ -700,14 +894,18 @@ impl Node {
                     _ => king_distance(wk, wp) <= king_distance(bk, wp),
                 }
             }
-            Test::Opposition => {
+            // @end t_safe
+            // @section t_opp: want_move needed opposition
+            (Test::Opposition, _) => {
                 let m = move_value(value)?;
                 let wk = self.needed(true, Kind::King, "WK")?;
                 let bk = self.needed(false, Kind::King, "BK")?;
                 let wk = if m.piece.kind == Kind::King { m.to } else { wk };
                 opposition(wk, bk)
             }
-            Test::KeepsKingRank => {
+            // @end t_opp
+            // @section t_rwk: want_move needed
+            (Test::KeepsKingRank, _) => {
                 let m = move_value(value)?;
                 if m.piece.kind == Kind::King {
                     let wk = self.needed(true, Kind::King, "WK")?;
@@ -716,16 +914,27 @@ impl Node {
                     true
                 }
             }
+            // @end t_rwk
+            // @section t_kind: coerce_piece
+            (Test::Kind(kind), _) => self.piece(value)?.kind == kind,
+            // @end t_kind
+            // @section t_wpc: coerce_piece mover
+            (Test::MoverPiece, _) => self.piece(value)?.colour == self.mover(),
+            // @end t_wpc
         })
     }
+    // @end condition
 
+    // @section needed: piece_variable use_square node_impl
     fn needed(&self, mover: bool, kind: Kind, name: &str) -> Result<Square, Fault> {
         match self.piece_variable(mover, kind, 0) {
             Value::Piece(p) => Ok(p.square),
             _ => Err(format!("{name} is undefined")),
         }
     }
+    // @end needed
 
+    // @section want_pawn: coerce_piece val_piece use_piece node_impl
     fn pawn(&self, value: &Value) -> Result<Piece, Fault> {
         let p = self.piece(value)?;
         if p.kind == Kind::Pawn {
@@ -734,7 +943,9 @@ impl Node {
             Err(format!("expected a pawn, got {}", Value::Piece(p)))
         }
     }
+    // @end want_pawn
 
+    // @section t_passd: node_impl
     /// No enemy pawn ahead of `p` on its file or an adjacent file.
     fn passed(&self, p: Piece) -> bool {
         let file = i64::from(p.square % 8);
@@ -756,7 +967,9 @@ impl Node {
         }
         true
     }
+    // @end t_passd
 
+    // @section t_pdp: node_impl
     /// A pawn of its own side defends `p` (stands diagonally behind it).
     fn pawn_defended(&self, p: Piece) -> bool {
         let file = i64::from(p.square % 8);
@@ -775,51 +988,98 @@ impl Node {
                     .is_some_and(|q| q.kind == Kind::Pawn && q.colour == p.colour)
         })
     }
+    // @end t_pdp
 
-    /// `DEEP` order key: destination's §3 rank.
-    fn deep_key(&self, value: &Value) -> Result<i64, Fault> {
-        Ok(self.rank(move_value(value)?.to))
+    // @section sort: rank want_move node_impl
+    /// The sort key of a move for `ordering` (§4): `DEEP` puts the more
+    /// advanced destination rank first, `#DEEP` the less advanced; as
+    /// given, all are alike.
+    fn order_key(&self, value: &Value, ordering: Ordering) -> Result<i64, Fault> {
+        Ok(match ordering {
+            Ordering::AsGiven => 0,
+            // @section deep
+            Ordering::Deep => -self.rank(move_value(value)?.to),
+            // @end deep
+            // @section shallow
+            Ordering::Shallow => self.rank(move_value(value)?.to),
+            // @end shallow
+        })
     }
+    // @end sort
 
-    /// Orders moves by `ordering` (stable).
+    // @section order_items: ordering node_impl
+    /// Orders moves by `ordering`: by their keys ([`Node::order_key`]),
+    /// stable; as given, they stay.
     pub fn order(&self, items: &mut [Value], ordering: Ordering) -> Result<(), Fault> {
-        if ordering == Ordering::AsGiven {
+        if ordering == Ordering::AsGiven || items.is_empty() {
             return Ok(());
         }
+        // @section sort
         let mut keyed = Vec::with_capacity(items.len());
         for item in items.iter() {
-            keyed.push((self.deep_key(item)?, item.clone()));
+            keyed.push((self.order_key(item, ordering)?, item.clone()));
         }
-        match ordering {
-            Ordering::Deep => keyed.sort_by_key(|k| std::cmp::Reverse(k.0)),
-            _ => keyed.sort_by_key(|k| k.0),
-        }
+        keyed.sort_by_key(|k| k.0);
         for (slot, (_, item)) in items.iter_mut().zip(keyed) {
             *slot = item;
         }
+        // @end sort
         Ok(())
     }
+    // @end order_items
 }
+// @end node_impl
+
+// @section side_int: type_name
+/// `SIDE` as `FAR` and `NNF` read it: an integer.
+fn side_int(side: &Value) -> Result<i64, Fault> {
+    // @section val_integer
+    if let Value::Integer(n) = side {
+        return Ok(*n);
+    }
+    // @end val_integer
+    Err(format!(
+        "SIDE must be an integer here, got {} {side}",
+        type_name(side)
+    ))
+}
+// @end side_int
 
 // ------------------------------------------------- the program's language
 
+// @section var
 /// A variable (§3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Var {
+    // @section var_user: var
     /// A user variable: its slot; undefined at the start of each invocation.
     User(u32),
+    // @end var_user
+    // @section var_x: var var_readonly
     /// `X`: read-only.
     X,
+    // @end var_x
+    // @section var_depth: var var_readonly
     /// `DEPTH`: read-only.
     Depth,
+    // @end var_depth
+    // @section var_plies: var var_readonly
     /// `PLIES`: read-only.
     Plies,
+    // @end var_plies
+    // @section var_lm: var var_readonly
     /// `LM`: read-only.
     Lm,
+    // @end var_lm
+    // @section var_pg: var var_readonly
     /// `PG`: read-only.
     Pg,
+    // @end var_pg
+    // @section var_side: var
     /// `SIDE`: predefined and writable.
     Side,
+    // @end var_side
+    // @section var_piece: var var_readonly
     /// A piece variable (`WK`, `BR2`, `WP8`, …): read-only.
     Piece {
         /// `true` for W (the side to move), `false` for B.
@@ -829,8 +1089,11 @@ pub enum Var {
         /// 0-based index among that kind's variables: `WR2` is 1.
         index: u8,
     },
+    // @end var_piece
 }
+// @end var
 
+// @section interpreter
 impl Var {
     /// True for the variables a program may write: user variables and
     /// `SIDE` (§3).
@@ -838,363 +1101,653 @@ impl Var {
         matches!(self, Var::User(_) | Var::Side)
     }
 }
+// @end interpreter
 
+// @section jump
 /// A comparison of `JUMP…` (§5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compare {
+    // @section cmp_lt: jump
     /// `<`
     Lt,
+    // @end cmp_lt
+    // @section cmp_eq: jump
     /// `=`
     Eq,
+    // @end cmp_eq
+    // @section cmp_gt: jump
     /// `>`
     Gt,
+    // @end cmp_gt
+    // @section cmp_not_lt: jump
     /// `#<`
     NotLt,
+    // @end cmp_not_lt
+    // @section cmp_ne: jump
     /// `#=`
     Ne,
+    // @end cmp_ne
+    // @section cmp_not_gt: jump
     /// `#>`
     NotGt,
+    // @end cmp_not_gt
 }
+// @end jump
 
+// @section jump
 /// Compares two values (§5.1): `=`/`#=` any types (§2 equality), the
 /// others integers.
 pub fn compare(cmp: Compare, a: &Value, b: &Value) -> Result<bool, Fault> {
     Ok(match cmp {
+        // @section cmp_eq
         Compare::Eq => a == b,
+        // @end cmp_eq
+        // @section cmp_ne
         Compare::Ne => a != b,
+        // @end cmp_ne
+        // @section cmp_lt: want_integer
         Compare::Lt => integer(a)? < integer(b)?,
+        // @end cmp_lt
+        // @section cmp_gt: want_integer
         Compare::Gt => integer(a)? > integer(b)?,
+        // @end cmp_gt
+        // @section cmp_not_lt: want_integer
         Compare::NotLt => integer(a)? >= integer(b)?,
+        // @end cmp_not_lt
+        // @section cmp_not_gt: want_integer
         Compare::NotGt => integer(a)? <= integer(b)?,
+        // @end cmp_not_gt
     })
 }
+// @end jump
 
+// @section cond_arg
 /// The test of a condition (§4), before negation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Test {
+    // @section t_defd: condition
     /// `DEFD`
     Defd,
+    // @end t_defd
+    // @section t_zero: condition
     /// `=0`
     Zero,
+    // @end t_zero
+    // @section t_negative: condition
     /// `<0`
     Negative,
+    // @end t_negative
+    // @section t_positive: condition
     /// `>0`
     Positive,
+    // @end t_positive
+    // @section t_odd: condition
     /// `ODD`
     Odd,
+    // @end t_odd
+    // @section t_true: condition
     /// `T`
     True,
+    // @end t_true
+    // @section t_empty: condition
     /// `EMPTY`
     Empty,
+    // @end t_empty
+    // @section t_far: condition
     /// `FAR`
     Far,
+    // @end t_far
+    // @section t_rf: condition
     /// `RF`
     RookFile,
+    // @end t_rf
+    // @section t_nf: condition
     /// `NF`
     KnightFile,
+    // @end t_nf
+    // @section t_nnf: condition
     /// `NNF`
     Nnf,
+    // @end t_nnf
+    // @section t_wsq: condition
     /// `WSQ`
     LightSquare,
+    // @end t_wsq
+    // @section t_kind: condition
     /// `KING` `QUEEN` `ROOK` `BISH` `NIGHT` `PAWN`
     Kind(Kind),
+    // @end t_kind
+    // @section t_wpc: condition
     /// `WPC`
     MoverPiece,
+    // @end t_wpc
+    // @section t_passd: condition
     /// `PASSD`
     Passed,
+    // @end t_passd
+    // @section t_pdp: condition
     /// `PDP`
     PawnDefended,
+    // @end t_pdp
+    // @section t_capt: condition
     /// `CAPT`
     Capture,
+    // @end t_capt
+    // @section t_check: condition
     /// `CHECK`
     Check,
+    // @end t_check
+    // @section t_safe: condition
     /// `SAFE`
     Safe,
+    // @end t_safe
+    // @section t_opp: condition
     /// `OPP`
     Opposition,
+    // @end t_opp
+    // @section t_rwk: condition
     /// `RWK=`
     KeepsKingRank,
+    // @end t_rwk
 }
+// @end cond_arg
 
-/// A written condition: a test, possibly negated with `#`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Condition {
-    /// `#` in front.
-    pub negated: bool,
-    /// The test.
-    pub test: Test,
-}
+// @section interpreter
+/// A written condition: `#` in front (negated), and its test.
+pub type Condition = (bool, Test);
+// @end interpreter
 
-/// A condition argument (§4): `None` where it is empty ("always").
-pub type Cond = Option<Condition>;
+// @section cond_arg
+/// A condition argument (§4): `None` where it is empty ("always"), else
+/// `Some((negated, test))`.
+pub type Cond = Option<(bool, Test)>;
+// @end cond_arg
+// @section always: cond_arg
+// @end always
 
+// @section ordering
 /// An ordering (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ordering {
     /// Empty: as given.
     AsGiven,
+    // @section deep: ordering sort
     /// `DEEP`: more advanced destination rank first.
     Deep,
+    // @end deep
+    // @section shallow: ordering sort
     /// `#DEEP`: the reverse.
     Shallow,
+    // @end shallow
 }
+// @end ordering
 
+// @section binary
 /// Instructions of the form `OP w,a,b` (§5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Binary {
+    // @section op_setsq: binary
     /// `SETSQ w,r,f`
     SetSq,
+    // @end op_setsq
+    // @section op_setmov: binary
     /// `SETMOV w,p,s`
     SetMov,
+    // @end op_setmov
+    // @section op_pair: binary
     /// `PAIR`
     Pair,
+    // @end op_pair
+    // @section op_member: binary
     /// `MEMBER`
     Member,
+    // @end op_member
+    // @section op_memnum: binary
     /// `MEMNUM`
     MemNum,
+    // @end op_memnum
+    // @section op_inters: binary val_set
     /// `INTERS`
     Inters,
+    // @end op_inters
+    // @section op_union: binary val_set
     /// `UNION`
     Union,
+    // @end op_union
+    // @section op_differ: binary val_set
     /// `DIFFER`
     Differ,
+    // @end op_differ
+    // @section op_append: binary val_set
     /// `APPEND`
     Append,
+    // @end op_append
+    // @section op_getel: binary
     /// `GETEL w,s,i`
     GetEl,
+    // @end op_getel
+    // @section op_mvdist: binary
     /// `MVDIST`
     MvDist,
+    // @end op_mvdist
+    // @section op_insq: binary
     /// `INSQ`
     InSq,
+    // @end op_insq
+    // @section op_opp: binary
     /// `OPP`
     Opp,
+    // @end op_opp
+    // @section op_sqrank: binary
     /// `SQ>RNK`
     SqRank,
+    // @end op_sqrank
+    // @section op_nor: binary
     /// `NOR`
     Nor,
+    // @end op_nor
+    // @section op_and: binary
     /// `AND`
     And,
+    // @end op_and
+    // @section op_or: binary
     /// `OR`
     Or,
+    // @end op_or
+    // @section op_add: binary
     /// `ADD`
     Add,
+    // @end op_add
+    // @section op_sub: binary
     /// `SUB`
     Sub,
+    // @end op_sub
+    // @section op_mul: binary
     /// `MUL`
     Mul,
+    // @end op_mul
+    // @section op_div: binary
     /// `DIV`
     Div,
+    // @end op_div
+    // @section op_mod: binary
     /// `MOD`
     Mod,
+    // @end op_mod
+    // @section op_dif: binary
     /// `DIF`
     Dif,
+    // @end op_dif
+    // @section op_min: binary
     /// `MIN`
     Min,
+    // @end op_min
+    // @section op_max: binary
     /// `MAX`
     Max,
+    // @end op_max
 }
+// @end binary
 
+// @section unary
 /// Instructions of the form `OP w,v` (§5.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unary {
+    // @section op_setv: unary
     /// `SETV`
     SetV,
+    // @end op_setv
+    // @section op_card: unary
     /// `CARD`
     Card,
+    // @end op_card
+    // @section op_piece: unary
     /// `PIECE`
     Piece,
+    // @end op_piece
+    // @section op_square: unary
     /// `SQUARE`
     Square,
+    // @end op_square
+    // @section op_side: unary
     /// `SIDE w,s`
     Side,
+    // @end op_side
+    // @section op_rank: unary
     /// `RANK`
     Rank,
+    // @end op_rank
+    // @section op_file: unary
     /// `FILE`
     File,
+    // @end op_file
+    // @section op_scolor: unary
     /// `SCOLOR`
     SColor,
+    // @end op_scolor
+    // @section op_pcolor: unary
     /// `PCOLOR`
     PColor,
+    // @end op_pcolor
+    // @section op_abs: unary
     /// `ABS`
     Abs,
+    // @end op_abs
 }
+// @end unary
 
+// @section play
 /// The three move-playing instructions (§6.3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayKind {
+    // @section play_play: play
     /// `PLAY`
     Play,
+    // @end play_play
+    // @section play_playb: play
     /// `PLAYB`
     PlayB,
+    // @end play_playb
+    // @section play_try: play
     /// `TRY`
     Try,
+    // @end play_try
 }
+// @end play
 
-/// The four value instructions (§6.2–§6.3).
+// @section value
+/// The four value instructions (§6.2–§6.3), named as the language names
+/// them: an engine without `RETBET` has only `Val…` ones, which clippy
+/// would have renamed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)]
 pub enum ValueKind {
+    // @section valret: value
     /// `VALRET`
     ValRet,
+    // @end valret
+    // @section valrut: value
     /// `VALRUT`
     ValRut,
+    // @end valrut
+    // @section valon: value
     /// `VALON`
     ValOn,
+    // @end valon
+    // @section retbet: value
     /// `RETBET`
     RetBet,
+    // @end retbet
 }
+// @end value
 
-/// The three calls that return a value into a variable.
+// @section each
+/// The three calls that return a value into a variable (`SET` is a
+/// plain call in generated code: [`Step::Call`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CallKind {
+    // @section interpreter
     /// `SET w,t,v`
     Set,
+    // @end interpreter
+    // @section select: each
     /// `SELECT w,t,v`
     Select,
+    // @end select
+    // @section map: each
     /// `MAP w,t,v`
     Map,
+    // @end map
 }
+// @end each
 
+// @section interpreter
 /// Computes `OP a,b` (§5.1).
 pub fn binary(node: &Node, op: Binary, a: &Value, b: &Value) -> Result<Value, Fault> {
-    combine(node, op, a.clone(), b)
-}
-
-/// [`binary`] taking `a`: `APPEND` and `UNION` extend a set that nothing
-/// else holds in place.
-fn combine(node: &Node, op: Binary, owned: Value, b: &Value) -> Result<Value, Fault> {
-    use Binary::*;
-    let a = &owned;
-    Ok(match op {
-        SetSq => node
-            .square_at(integer(a)?, integer(b)?)
-            .map_or(Value::Undefined, Value::Square),
-        SetMov => {
-            let piece = node.piece(a)?;
-            let to = Node::square(b)?;
-            let last = match piece.colour {
-                Colour::White => 7,
-                Colour::Black => 0,
-            };
-            let promotes = piece.kind == Kind::Pawn && to / 8 == last;
-            let promotion = promotes.then_some(Kind::Queen);
-            Value::Move(MoveValue {
-                piece,
-                to,
-                promotion,
-            })
-        }
-        Pair => Value::Set(vec![a.clone(), b.clone()].into()),
-        Member => Value::Logical(set(b)?.contains(a)),
-        MemNum => Value::Integer(
-            set(b)?
-                .iter()
-                .position(|e| e == a)
-                .map_or(0, |i| i as i64 + 1),
-        ),
-        Inters => {
-            let b = set(b)?;
-            Value::Set(set(a)?.iter().filter(|e| b.contains(e)).cloned().collect())
-        }
-        Differ => {
-            let b = set(b)?;
-            Value::Set(set(a)?.iter().filter(|e| !b.contains(e)).cloned().collect())
-        }
-        Union => {
-            let mut items = set_owned(owned)?;
-            let more: Vec<Value> = set(b)?
-                .iter()
-                .filter(|e| !items.contains(e))
-                .cloned()
-                .collect();
-            items.edit().extend(more);
-            Value::Set(items)
-        }
-        Append => {
-            let mut items = set_owned(owned)?;
-            match b {
-                Value::Set(more) => items.edit().extend(more.iter().cloned()),
-                other => items.edit().push(other.clone()),
-            }
-            Value::Set(items)
-        }
-        GetEl => {
-            let items = set(a)?;
-            items[index(items.len(), integer(b)?, false)?].clone()
-        }
-        MvDist => Value::Integer(king_distance(Node::square(a)?, Node::square(b)?)),
-        InSq => {
-            let k = node.piece(a)?;
-            let p = node.piece(b)?;
-            if k.kind != Kind::King {
-                return Err(format!("INSQ needs a king, got {}", Value::Piece(k)));
-            }
-            if p.kind != Kind::Pawn {
-                return Err(format!("INSQ needs a pawn, got {}", Value::Piece(p)));
-            }
-            if k.colour == p.colour {
-                return Err("INSQ needs a king and a pawn of different sides".into());
-            }
-            let r = match p.colour {
-                Colour::White => i64::from(p.square / 8) + 1,
-                Colour::Black => 8 - i64::from(p.square / 8),
-            };
-            let n = 5.min(8 - r);
-            let q = match p.colour {
-                Colour::White => 56 + p.square % 8,
-                Colour::Black => p.square % 8,
-            };
-            let t = i64::from(k.colour == node.mover());
-            Value::Logical(king_distance(k.square, q) - t <= n)
-        }
-        Opp => Value::Logical(opposition(Node::square(a)?, Node::square(b)?)),
-        SqRank => {
-            let s = Node::square(a)?;
-            let k = integer(b)?;
-            node.square_at(node.rank(s).wrapping_add(k), Node::file(s))
-                .map_or(Value::Undefined, Value::Square)
-        }
-        Nor => Value::Logical(!(logical(a)? || logical(b)?)),
-        And => Value::Logical(logical(a)? && logical(b)?),
-        Or => Value::Logical(logical(a)? || logical(b)?),
-        Add => Value::Integer(integer(a)?.wrapping_add(integer(b)?)),
-        Sub => Value::Integer(integer(a)?.wrapping_sub(integer(b)?)),
-        Mul => Value::Integer(integer(a)?.wrapping_mul(integer(b)?)),
-        Div | Mod => {
-            let (x, y) = (integer(a)?, integer(b)?);
-            if y == 0 {
-                return Err("division by zero".into());
-            }
-            Value::Integer(if op == Div {
-                x.wrapping_div(y)
-            } else {
-                x.wrapping_rem(y)
-            })
-        }
-        Dif => Value::Integer(integer(a)?.wrapping_sub(integer(b)?).wrapping_abs()),
-        Min => Value::Integer(integer(a)?.min(integer(b)?)),
-        Max => Value::Integer(integer(a)?.max(integer(b)?)),
-    })
+    node.binary(op, a.clone(), b)
 }
 
 /// Computes `OP v` (§5.1).
 pub fn unary(node: &Node, op: Unary, v: &Value) -> Result<Value, Fault> {
-    Ok(match op {
-        Unary::SetV => v.clone(),
-        Unary::Card => Value::Integer(set(v)?.len() as i64),
-        Unary::Piece => Value::Piece(node.piece(v)?),
-        Unary::Square => Value::Square(Node::square(v)?),
-        Unary::Side => Value::Integer(Node::side_of(Node::square(v)?)),
-        Unary::Rank => Value::Integer(node.rank(Node::square(v)?)),
-        Unary::File => Value::Integer(Node::file(Node::square(v)?)),
-        Unary::SColor => {
-            let s = Node::square(v)?;
-            Value::Integer(if (s % 8 + s / 8) % 2 == 1 { 0 } else { 1 })
-        }
-        Unary::PColor => Value::Integer(i64::from(node.piece(v)?.colour != node.mover())),
-        Unary::Abs => Value::Integer(integer(v)?.wrapping_abs()),
-    })
+    node.unary(op, v)
 }
+// @end interpreter
 
+// @section binary
+impl Node {
+    /// Computes `OP a,b` (§5.1), taking `a`: `APPEND` and `UNION` extend a
+    /// set that nothing else holds in place.
+    fn binary(&self, op: Binary, a: Value, b: &Value) -> Result<Value, Fault> {
+        Ok(match op {
+            // @section op_setsq: want_integer square_at val_square
+            Binary::SetSq => self
+                .square_at(integer(&a)?, integer(b)?)
+                .map_or(Value::Undefined, Value::Square),
+            // @end op_setsq
+            // @section op_setmov: coerce_piece coerce_square val_move
+            Binary::SetMov => {
+                let piece = self.piece(&a)?;
+                let to = Node::square(b)?;
+                let last = match piece.colour {
+                    Colour::White => 7,
+                    Colour::Black => 0,
+                };
+                let promotes = piece.kind == Kind::Pawn && to / 8 == last;
+                let promotion = promotes.then_some(Kind::Queen);
+                Value::Move(MoveValue {
+                    piece,
+                    to,
+                    promotion,
+                })
+            }
+            // @end op_setmov
+            // @section op_pair: val_set
+            Binary::Pair => Value::Set(vec![a, b.clone()].into()),
+            // @end op_pair
+            // @section op_member: want_set val_logical
+            Binary::Member => Value::Logical(set(b)?.contains(&a)),
+            // @end op_member
+            // @section op_memnum: want_set val_integer
+            Binary::MemNum => Value::Integer(
+                set(b)?
+                    .iter()
+                    .position(|e| *e == a)
+                    .map_or(0, |i| i as i64 + 1),
+            ),
+            // @end op_memnum
+            // @section op_inters: want_set
+            Binary::Inters => {
+                let b = set(b)?;
+                Value::Set(set(&a)?.iter().filter(|e| b.contains(e)).cloned().collect())
+            }
+            // @end op_inters
+            // @section op_differ: want_set
+            Binary::Differ => {
+                let b = set(b)?;
+                Value::Set(
+                    set(&a)?
+                        .iter()
+                        .filter(|e| !b.contains(e))
+                        .cloned()
+                        .collect(),
+                )
+            }
+            // @end op_differ
+            // @section op_union: set_owned want_set items_edit
+            Binary::Union => {
+                let mut items = set_owned(a)?;
+                let more: Vec<Value> = set(b)?
+                    .iter()
+                    .filter(|e| !items.contains(e))
+                    .cloned()
+                    .collect();
+                items.edit().extend(more);
+                Value::Set(items)
+            }
+            // @end op_union
+            // @section op_append: set_owned items_edit
+            Binary::Append => {
+                let mut items = set_owned(a)?;
+                match b {
+                    Value::Set(more) => items.edit().extend(more.iter().cloned()),
+                    other => items.edit().push(other.clone()),
+                }
+                Value::Set(items)
+            }
+            // @end op_append
+            // @section op_getel: want_set want_integer index
+            Binary::GetEl => {
+                let items = set(&a)?;
+                items[index(items.len(), integer(b)?, false)?].clone()
+            }
+            // @end op_getel
+            // @section op_mvdist: coerce_square king_distance val_integer
+            Binary::MvDist => {
+                let (x, y) = (Node::square(&a)?, Node::square(b)?);
+                Value::Integer(king_distance(x, y))
+            }
+            // @end op_mvdist
+            // @section op_insq: coerce_piece king_distance mover val_logical val_piece
+            Binary::InSq => {
+                let k = self.piece(&a)?;
+                let p = self.piece(b)?;
+                if k.kind != Kind::King {
+                    return Err(format!("INSQ needs a king, got {}", Value::Piece(k)));
+                }
+                if p.kind != Kind::Pawn {
+                    return Err(format!("INSQ needs a pawn, got {}", Value::Piece(p)));
+                }
+                if k.colour == p.colour {
+                    return Err("INSQ needs a king and a pawn of different sides".into());
+                }
+                let r = match p.colour {
+                    Colour::White => i64::from(p.square / 8) + 1,
+                    Colour::Black => 8 - i64::from(p.square / 8),
+                };
+                let n = 5.min(8 - r);
+                let q = match p.colour {
+                    Colour::White => 56 + p.square % 8,
+                    Colour::Black => p.square % 8,
+                };
+                let t = i64::from(k.colour == self.mover());
+                Value::Logical(king_distance(k.square, q) - t <= n)
+            }
+            // @end op_insq
+            // @section op_opp: coerce_square opposition val_logical
+            Binary::Opp => Value::Logical(opposition(Node::square(&a)?, Node::square(b)?)),
+            // @end op_opp
+            // @section op_sqrank: coerce_square want_integer rank file square_at val_square
+            Binary::SqRank => {
+                let s = Node::square(&a)?;
+                let k = integer(b)?;
+                self.square_at(self.rank(s).wrapping_add(k), Node::file(s))
+                    .map_or(Value::Undefined, Value::Square)
+            }
+            // @end op_sqrank
+            // @section op_nor: want_logical val_logical
+            Binary::Nor => Value::Logical(!(logical(&a)? || logical(b)?)),
+            // @end op_nor
+            // @section op_and: want_logical val_logical
+            Binary::And => Value::Logical(logical(&a)? && logical(b)?),
+            // @end op_and
+            // @section op_or: want_logical val_logical
+            Binary::Or => Value::Logical(logical(&a)? || logical(b)?),
+            // @end op_or
+            // @section op_add: want_integer val_integer
+            Binary::Add => Value::Integer(integer(&a)?.wrapping_add(integer(b)?)),
+            // @end op_add
+            // @section op_sub: want_integer val_integer
+            Binary::Sub => Value::Integer(integer(&a)?.wrapping_sub(integer(b)?)),
+            // @end op_sub
+            // @section op_mul: want_integer val_integer
+            Binary::Mul => Value::Integer(integer(&a)?.wrapping_mul(integer(b)?)),
+            // @end op_mul
+            // @section op_div: want_integer nonzero val_integer
+            Binary::Div => {
+                let x = integer(&a)?;
+                Value::Integer(x.wrapping_div(nonzero(integer(b)?)?))
+            }
+            // @end op_div
+            // @section op_mod: want_integer nonzero val_integer
+            Binary::Mod => {
+                let x = integer(&a)?;
+                Value::Integer(x.wrapping_rem(nonzero(integer(b)?)?))
+            }
+            // @end op_mod
+            // @section op_dif: want_integer val_integer
+            Binary::Dif => {
+                let d = integer(&a)?.wrapping_sub(integer(b)?);
+                Value::Integer(d.wrapping_abs())
+            }
+            // @end op_dif
+            // @section op_min: want_integer val_integer
+            Binary::Min => Value::Integer(integer(&a)?.min(integer(b)?)),
+            // @end op_min
+            // @section op_max: want_integer val_integer
+            Binary::Max => Value::Integer(integer(&a)?.max(integer(b)?)),
+            // @end op_max
+        })
+    }
+}
+// @end binary
+
+// @section unary
+impl Node {
+    /// Computes `OP v` (§5.1).
+    fn unary(&self, op: Unary, v: &Value) -> Result<Value, Fault> {
+        Ok(match op {
+            // @section op_setv
+            Unary::SetV => v.clone(),
+            // @end op_setv
+            // @section op_card: want_set val_integer
+            Unary::Card => Value::Integer(set(v)?.len() as i64),
+            // @end op_card
+            // @section op_piece: coerce_piece val_piece
+            Unary::Piece => Value::Piece(self.piece(v)?),
+            // @end op_piece
+            // @section op_square: coerce_square val_square
+            Unary::Square => Value::Square(Node::square(v)?),
+            // @end op_square
+            // @section op_side: coerce_square side_of val_integer
+            Unary::Side => Value::Integer(Node::side_of(Node::square(v)?)),
+            // @end op_side
+            // @section op_rank: coerce_square rank val_integer
+            Unary::Rank => Value::Integer(self.rank(Node::square(v)?)),
+            // @end op_rank
+            // @section op_file: coerce_square file val_integer
+            Unary::File => Value::Integer(Node::file(Node::square(v)?)),
+            // @end op_file
+            // @section op_scolor: coerce_square val_integer
+            Unary::SColor => {
+                let s = Node::square(v)?;
+                Value::Integer(if (s % 8 + s / 8) % 2 == 1 { 0 } else { 1 })
+            }
+            // @end op_scolor
+            // @section op_pcolor: coerce_piece mover val_integer
+            Unary::PColor => {
+                let p = self.piece(v)?;
+                Value::Integer(i64::from(p.colour != self.mover()))
+            }
+            // @end op_pcolor
+            // @section op_abs: want_integer val_integer
+            Unary::Abs => Value::Integer(integer(v)?.wrapping_abs()),
+            // @end op_abs
+        })
+    }
+}
+// @end unary
+
+// @section nonzero
+/// The divisor of `DIV` and `MOD`: not zero.
+fn nonzero(y: i64) -> Result<i64, Fault> {
+    if y == 0 {
+        return Err("division by zero".into());
+    }
+    Ok(y)
+}
+// @end nonzero
+
+// @section setel: set_owned want_integer index items_edit val_set
 /// `SETEL v,u,i`: the set with its i-th element replaced.
 pub fn set_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault> {
     let mut items = set_owned(u)?;
@@ -1202,7 +1755,9 @@ pub fn set_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault> {
     items.edit()[at] = value;
     Ok(Value::Set(items))
 }
+// @end setel
 
+// @section insert: set_owned want_integer index items_edit val_set
 /// `INSERT v,u,i`: the set with v inserted before its i-th element (i =
 /// card+1: at the end).
 pub fn insert_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault> {
@@ -1211,7 +1766,9 @@ pub fn insert_element(value: Value, u: Value, i: &Value) -> Result<Value, Fault>
     items.edit().insert(at, value);
     Ok(Value::Set(items))
 }
+// @end insert
 
+// @section unsert: set_owned want_integer index items_edit val_set
 /// `UNSERT w,u,i`: (the removed element, the rest).
 pub fn remove_element(u: Value, i: &Value) -> Result<(Value, Value), Fault> {
     let mut items = set_owned(u)?;
@@ -1219,7 +1776,9 @@ pub fn remove_element(u: Value, i: &Value) -> Result<(Value, Value), Fault> {
     let removed = items.edit().remove(at);
     Ok((removed, Value::Set(items)))
 }
+// @end unsert
 
+// @section exchwe: set_owned want_integer index items_edit val_set
 /// `EXCHWE u1,u2,i`: (new u1, new u2).
 pub fn exchange_element(u1: Value, u2: Value, i: &Value) -> Result<(Value, Value), Fault> {
     let mut items = set_owned(u2)?;
@@ -1227,7 +1786,9 @@ pub fn exchange_element(u1: Value, u2: Value, i: &Value) -> Result<(Value, Value
     let old = std::mem::replace(&mut items.edit()[at], u1);
     Ok((old, Value::Set(items)))
 }
+// @end exchwe
 
+// @section exchel: set_owned want_integer index items_edit val_set
 /// `EXCHEL u,i,j`.
 pub fn exchange_elements(u: Value, i: &Value, j: &Value) -> Result<Value, Fault> {
     let mut items = set_owned(u)?;
@@ -1236,18 +1797,27 @@ pub fn exchange_elements(u: Value, i: &Value, j: &Value) -> Result<Value, Fault>
     items.edit().swap(a, b);
     Ok(Value::Set(items))
 }
+// @end exchel
 
 // ------------------------------------------------------ the program hook
 
+// @section frames: fell_into_fence
 /// What a call does with its result when the subroutine returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Then {
+    // @section set
     /// `SET w,t,v`: store it.
     Store(Var),
+    // @end set
+    // @section cond
     /// `COND c,t1,t2`: if it satisfies c go to t2.
     Cond(Cond, usize),
+    // @end cond
+    // @section condtf
     /// `CONDT`/`CONDF`: a logical; go to the target if it equals the flag.
     CondTF(bool, usize),
+    // @end condtf
+    // @section each
     /// `SELECT`/`MAP`: collecting over the set's elements.
     Each {
         /// Select or map.
@@ -1263,15 +1833,22 @@ pub enum Then {
         /// What has been collected.
         acc: Vec<Value>,
     },
+    // @end each
 }
+// @end frames
 
 /// Where control goes after one statement.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
+    // @section next
     /// The next statement.
     Next,
+    // @end next
+    // @section branch
     /// A jump.
     Goto(usize),
+    // @end branch
+    // @section call
     /// Call `sub` with `X` = `arg`; `then` says what to do with the result.
     Call {
         /// The subroutine's first statement.
@@ -1281,6 +1858,8 @@ pub enum Step {
         /// The continuation.
         then: Then,
     },
+    // @end call
+    // @section each
     /// `SELECT`/`MAP` over a set (`Then::Each` is built by the runtime).
     Each {
         /// Which.
@@ -1292,15 +1871,51 @@ pub enum Step {
         /// The set.
         set: Value,
     },
+    // @end each
+    // @section enter: x entered
+    /// A call in a program without `RETURN`: the subroutine never comes
+    /// back (it ends the invocation), so only `X` and the depth of calls
+    /// matter (§5.2).
+    Enter {
+        /// The subroutine's first statement.
+        sub: usize,
+        /// X for the call.
+        arg: Value,
+    },
+    // @end enter
+    // @section enter_each: x entered write set_owned items val_set
+    /// `SELECT`/`MAP` in a program without `RETURN`: an empty set gives
+    /// the empty set, else the subroutine is entered with its first
+    /// element, never to come back.
+    EnterEach {
+        /// Where the (empty) result goes.
+        dst: Var,
+        /// The subroutine.
+        sub: usize,
+        /// The set.
+        set: Value,
+    },
+    // @end enter_each
+    // @section return
     /// `RETURN v`.
     Return(Value),
+    // @end return
+    // @section stray
+    /// `RETURN v` in a program that calls no subroutine: always outside
+    /// one (§5.2).
+    Stray,
+    // @end stray
     /// An `ENTRY` or `END` line was reached.
     Fence,
+    // @section leave
     /// The invocation ends with `LEAVE` (§6.3).
     Leave,
+    // @end leave
+    // @section step_outcome
     /// The invocation's outcome is decided (a node value, or a move at the
     /// root).
     Outcome(Outcome),
+    // @end step_outcome
 }
 
 /// An invocation's outcome (§6.3).
@@ -1308,10 +1923,14 @@ pub enum Step {
 pub enum Outcome {
     /// Proceed as if the program were absent.
     Leave,
+    // @section outcome_value: step_outcome
     /// The node's value.
     Value(i64),
+    // @end outcome_value
+    // @section outcome_move: step_outcome
     /// At the root: a move and its value.
     Move(Move, i64),
+    // @end outcome_move
 }
 
 /// An `ENTRY` line as the runtime matches it (§6.1).
@@ -1323,8 +1942,9 @@ pub struct EntrySpec {
     pub mover: (u8, u8, u8, u8, Option<u8>),
     /// The other side, likewise.
     pub other: (u8, u8, u8, u8, Option<u8>),
-    /// Pawn difference condition: (comparison, m).
-    pub pawn_diff: Option<(Compare, i8)>,
+    /// Pawn difference condition: how the side to move's pawns minus the
+    /// other side's compare with m (less, equal, greater), and m.
+    pub pawn_diff: Option<(std::cmp::Ordering, i8)>,
 }
 
 /// The endgame program as the search sees it: implemented by the
@@ -1335,8 +1955,10 @@ pub trait Endgame {
     fn entries(&self) -> &[EntrySpec];
     /// The source line of statement `pc` (for errors and `BREAK`).
     fn line(&self, pc: usize) -> u32;
+    // @section var_user
     /// How many user variables the program has.
     fn user_vars(&self) -> usize;
+    // @end var_user
     /// Executes statement `pc` and says where control goes.
     fn step(&self, pc: usize, inv: &mut Invocation<'_, '_>) -> Result<Step, Error>;
 }
@@ -1358,6 +1980,7 @@ fn colour_index(c: Colour) -> usize {
     }
 }
 
+// @section frames
 /// One call frame.
 #[derive(Debug)]
 struct Frame {
@@ -1368,32 +1991,49 @@ struct Frame {
     /// What to do with the result.
     then: Then,
 }
+// @end frames
 
 /// One invocation (§6.1): the node, the variables, the state of §6.3.
 pub struct Invocation<'s, 'p> {
+    // @section inv_node
     /// The node.
     pub node: Node,
+    // @end inv_node
+    // @section x
     /// `X`.
     pub x: Value,
+    // @end x
+    // @section side
     /// `SIDE`.
     pub side: Value,
+    // @end side
+    // @section var_user
     /// User variables by slot.
     pub vars: Vec<Value>,
-    /// True at the root.
-    root: bool,
+    // @end var_user
+    // @section inv_plans
     /// The plans moves searched by this invocation carry (§11.15).
     plans: Plans,
+    // @end inv_plans
+    // @section best
     /// `TRY`/`PLAN`'s best (move, value).
     best: Option<(Move, i64)>,
+    // @end best
+    // @section remembered
     /// The value `VALON`/`VALRUT` remembered.
     remembered: Option<i64>,
+    // @end remembered
     search: &'s mut Search<'p>,
+    /// The statement to execute next.
+    pc: usize,
 }
 
 /// The search's shared state.
 pub struct Search<'p> {
     program: Option<&'p dyn Endgame>,
+    // @section break
     breaks: &'p mut dyn Write,
+    // @end break
     nodes: u64,
     /// `go nodes N` (§7.5): no node beyond it.
     node_limit: u64,
@@ -1414,92 +2054,140 @@ pub struct Search<'p> {
     killers: Vec<[Option<Move>; 2]>,
 }
 
+// @section inv_impl
 impl Invocation<'_, '_> {
+    // @section read: inv_impl
     /// Reads a variable (§3).
     pub fn read(&self, var: Var) -> Value {
         match var {
+            // @section var_user
             Var::User(slot) => self
                 .vars
                 .get(slot as usize)
                 .cloned()
                 .unwrap_or(Value::Undefined),
+            // @end var_user
+            // @section var_x: x
             Var::X => self.x.clone(),
+            // @end var_x
+            // @section var_depth: inv_node node_depth val_integer
             Var::Depth => Value::Integer(self.node.depth),
+            // @end var_depth
+            // @section var_plies: inv_node node_plies val_integer
             Var::Plies => Value::Integer(self.node.plies),
+            // @end var_plies
+            // @section var_lm: inv_node
             Var::Lm => self.node.legal_moves(),
+            // @end var_lm
+            // @section var_pg: inv_node
             Var::Pg => self.node.pawn_groups(),
+            // @end var_pg
+            // @section var_side: side
             Var::Side => self.side.clone(),
-            Var::Piece { mover, kind, index } => {
-                let node = &self.node;
-                node.piece_variable(mover, kind, index)
-            }
+            // @end var_side
+            // @section var_piece: inv_node piece_variable
+            Var::Piece {
+                mover,
+                kind,
+                index: i,
+            } => self.node.piece_variable(mover, kind, i),
+            // @end var_piece
         }
     }
+    // @end read
 
+    // @section write: inv_impl
     /// Writes a variable (only user variables and `SIDE` are writable; the
     /// front end guarantees it).
     pub fn write(&mut self, var: Var, value: Value) {
-        match var {
-            Var::User(slot) => {
-                if let Some(v) = self.vars.get_mut(slot as usize) {
-                    *v = value;
-                }
-            }
-            Var::Side => self.side = value,
-            _ => {}
+        if let Some(slot) = self.slot(var) {
+            *slot = value;
         }
     }
 
+    /// Where a writable variable's value is kept.
+    fn slot(&mut self, var: Var) -> Option<&mut Value> {
+        match var {
+            // @section var_user
+            Var::User(slot) => self.vars.get_mut(slot as usize),
+            // @end var_user
+            // @section var_side
+            Var::Side => Some(&mut self.side),
+            // @end var_side
+            // @section var_readonly
+            _ => None,
+            // @end var_readonly
+        }
+    }
+    // @end write
+
+    // @section take: read write inv_impl
     /// Takes the value of a U argument (§4) to change it, leaving the
     /// variable undefined until it is written back: a set that only the
     /// variable held is then changed in place, not copied (§2's value
     /// semantics, copy on write). A runtime error in between ends the
     /// search, so nothing sees the variable undefined.
     fn take(&mut self, var: Var) -> Value {
-        match var {
-            Var::User(slot) => self
-                .vars
-                .get_mut(slot as usize)
-                .map(std::mem::take)
-                .unwrap_or(Value::Undefined),
-            Var::Side => std::mem::take(&mut self.side),
-            other => self.read(other),
-        }
+        let value = self.read(var);
+        self.write(var, Value::Undefined);
+        value
     }
+    // @end take
 
+    // @section root: inv_node node_depth inv_impl
+    /// True at the root of the search (DEPTH 1, §7.3): the invocation may
+    /// choose the move.
+    fn root(&self) -> bool {
+        self.node.depth == 1
+    }
+    // @end root
+
+    // @section cond_arg: inv_impl
     /// A condition applied to a value (§4); an empty one is always true.
     pub fn test(&self, cond: Cond, value: &Value) -> Result<bool, Fault> {
-        match cond {
-            None => Ok(true),
-            Some(c) => Ok(self.node.test(c.test, value, &self.side)? != c.negated),
+        match (cond, value) {
+            // @section condition: cond_arg inv_node side
+            (Some((negated, test)), value) => {
+                Ok(self.node.test(test, value, &self.side)? != negated)
+            }
+            // @end condition
+            (None, _) => Ok(true),
         }
     }
+    // @end cond_arg
 
+    // @section unary: write inv_node inv_impl
     /// `OP w,v` (§5.1).
     pub fn unary(&mut self, op: Unary, dst: Var, v: &Value) -> Result<(), Fault> {
-        let value = unary(&self.node, op, v)?;
+        let value = self.node.unary(op, v)?;
         self.write(dst, value);
         Ok(())
     }
+    // @end unary
 
+    // @section binary: write inv_node inv_impl
     /// `OP w,a,b` (§5.1). `w`'s old value is let go first (a runtime
     /// error ends the search, so nothing can see it missing): when `a` is
     /// the set `w` held and nothing else holds it, `APPEND w,w,b` and
     /// `UNION w,w,b` extend it in place.
     pub fn binop(&mut self, op: Binary, w: Var, a: Value, b: &Value) -> Result<(), Fault> {
         self.write(w, Value::Undefined);
-        let value = combine(&self.node, op, a, b)?;
+        let value = self.node.binary(op, a, b)?;
         self.write(w, value);
         Ok(())
     }
+    // @end binary
 
+    // @section exch: read write inv_impl
     /// `EXCH u1,u2`.
     pub fn exch(&mut self, u1: Var, u2: Var) {
         let (a, b) = (self.read(u1), self.read(u2));
         self.write(u1, b);
         self.write(u2, a);
     }
+    // @end exch
 
+    // @section selecc: write cond_arg want_set val_set inv_impl
     /// `SELECC w,c,v`: the elements of set v that satisfy c.
     pub fn selecc(&mut self, dst: Var, cond: Cond, v: &Value) -> Result<(), Fault> {
         let mut kept = Vec::new();
@@ -1511,21 +2199,27 @@ impl Invocation<'_, '_> {
         self.write(dst, Value::Set(kept.into()));
         Ok(())
     }
+    // @end selecc
 
+    // @section setel: take write inv_impl
     /// `SETEL v,u,i`.
     pub fn set_element(&mut self, v: Value, u: Var, i: &Value) -> Result<(), Fault> {
         let updated = set_element(v, self.take(u), i)?;
         self.write(u, updated);
         Ok(())
     }
+    // @end setel
 
+    // @section insert: take write inv_impl
     /// `INSERT v,u,i`.
     pub fn insert(&mut self, v: Value, u: Var, i: &Value) -> Result<(), Fault> {
         let updated = insert_element(v, self.take(u), i)?;
         self.write(u, updated);
         Ok(())
     }
+    // @end insert
 
+    // @section unsert: take write inv_impl
     /// `UNSERT w,u,i`: all read first, then written left to right (§11.9).
     pub fn unsert(&mut self, w: Var, u: Var, i: &Value) -> Result<(), Fault> {
         let (removed, rest) = remove_element(self.take(u), i)?;
@@ -1533,7 +2227,9 @@ impl Invocation<'_, '_> {
         self.write(u, rest);
         Ok(())
     }
+    // @end unsert
 
+    // @section exchwe: read take write inv_impl
     /// `EXCHWE u1,u2,i` (§11.9).
     pub fn exchwe(&mut self, u1: Var, u2: Var, i: &Value) -> Result<(), Fault> {
         let (a, updated) = exchange_element(self.read(u1), self.take(u2), i)?;
@@ -1541,14 +2237,36 @@ impl Invocation<'_, '_> {
         self.write(u2, updated);
         Ok(())
     }
+    // @end exchwe
 
+    // @section exchel: take write inv_impl
     /// `EXCHEL u,i,j`.
     pub fn exchel(&mut self, u: Var, i: &Value, j: &Value) -> Result<(), Fault> {
         let updated = exchange_elements(self.take(u), i, j)?;
         self.write(u, updated);
         Ok(())
     }
+    // @end exchel
 
+    // @section cond: cond_arg call x inv_impl
+    /// `COND c,t1,t2`: calls `t1` with `X` unchanged.
+    pub fn cond(&self, cond: Cond, sub: usize, target: usize) -> Step {
+        Step::Call {
+            sub,
+            arg: self.x.clone(),
+            then: Then::Cond(cond, target),
+        }
+    }
+    // @end cond
+
+    // @section condv: cond_arg branch inv_impl
+    /// `CONDV c,v,t`.
+    pub fn condv(&self, cond: Cond, v: &Value, target: usize) -> Result<Step, Fault> {
+        Ok(Invocation::branch(self.test(cond, v)?, target))
+    }
+    // @end condv
+
+    // @section branch: next inv_impl
     /// `CONDV c,v,t` and `JUMP… a,b,t`: where control goes.
     pub fn branch(taken: bool, target: usize) -> Step {
         if taken {
@@ -1557,39 +2275,52 @@ impl Invocation<'_, '_> {
             Step::Next
         }
     }
+    // @end branch
 
+    // @section outcome: next leave inv_impl
     /// The step after an outcome instruction: `None` goes on.
     pub fn outcome(outcome: Option<Outcome>) -> Step {
         match outcome {
             None => Step::Next,
             Some(Outcome::Leave) => Step::Leave,
-            Some(outcome) => Step::Outcome(outcome),
+            // @section outcome_value
+            Some(outcome @ Outcome::Value(_)) => Step::Outcome(outcome),
+            // @end outcome_value
+            // @section outcome_move
+            Some(outcome @ Outcome::Move(..)) => Step::Outcome(outcome),
+            // @end outcome_move
         }
     }
+    // @end outcome
 
-    /// `ORDER u1,u2,o`.
+    // @section order: read write ordering inv_impl
+    /// `ORDER u1,u2,o`: `u2` goes first when its key is less than `u1`'s
+    /// ([`Node::order_key`]); as given, nothing changes.
     pub fn order(&mut self, u1: Var, u2: Var, ordering: Ordering) -> Result<(), Fault> {
         let (a, b) = (self.read(u1), self.read(u2));
-        if ordering == Ordering::AsGiven {
-            return Ok(());
-        }
-        let (ka, kb) = (self.node.deep_key(&a)?, self.node.deep_key(&b)?);
-        let swap = match ordering {
-            Ordering::Deep => kb > ka,
-            _ => kb < ka,
+        let swap = ordering != Ordering::AsGiven;
+        // @section sort: inv_node
+        let swap = swap && {
+            let ka = self.node.order_key(&a, ordering)?;
+            self.node.order_key(&b, ordering)? < ka
         };
+        // @end sort
         if swap {
             self.write(u1, b);
             self.write(u2, a);
         }
         Ok(())
     }
+    // @end order
 
+    // @section break: inv_impl
     /// `BREAK v1,v2,v3` at `line`.
     pub fn break_line(&mut self, line: u32, a: &Value, b: &Value, c: &Value) {
         let _ = writeln!(self.search.breaks, "break {line}: {a} {b} {c}");
     }
+    // @end break
 
+    // @section moves_of: inv_node cond_arg want_set want_move node_legal order_items inv_impl
     /// The legal moves of `set` satisfying `cond`, ordered (§6.3).
     fn moves_of(
         &self,
@@ -1607,7 +2338,9 @@ impl Invocation<'_, '_> {
         self.node.order(&mut out, ordering)?;
         Ok(out)
     }
+    // @end moves_of
 
+    // @section search_move: inv_node inv_plans node_depth node_plies move_value_type board_move inv_impl
     /// Searches one move with one ply less, carrying this invocation's
     /// plans: −(value after it).
     fn search_move(&mut self, m: MoveValue) -> Result<(Move, i64), RuntimeError> {
@@ -1618,7 +2351,9 @@ impl Invocation<'_, '_> {
         let v = self.search.exact(&child, plies, depth, &plans)?;
         Ok((mv, v.wrapping_neg()))
     }
+    // @end search_move
 
+    // @section play: moves_of inv_impl
     /// `PLAY`/`PLAYB`/`TRY s,c,o` (§6.3); `Ok(None)`: go on.
     pub fn play(
         &mut self,
@@ -1629,18 +2364,21 @@ impl Invocation<'_, '_> {
     ) -> Result<Option<Outcome>, Error> {
         let moves = self.moves_of(set_value, cond, ordering)?;
         match kind {
+            // @section play_play: want_move remembered root outcome_value outcome_move inv_node
             PlayKind::Play => {
                 let Some(first) = moves.first() else {
                     return Ok(None);
                 };
                 let value = self.remembered.unwrap_or_else(|| self.node.static_eval());
                 let m = move_value(first)?;
-                Ok(Some(if self.root {
+                Ok(Some(if self.root() {
                     Outcome::Move(m.board_move(), value)
                 } else {
                     Outcome::Value(value)
                 }))
             }
+            // @end play_play
+            // @section play_playb: want_move search_move root outcome_value outcome_move
             PlayKind::PlayB => {
                 let mut best: Option<(Move, i64)> = None;
                 for item in &moves {
@@ -1651,20 +2389,24 @@ impl Invocation<'_, '_> {
                     }
                 }
                 Ok(best.map(|(mv, v)| {
-                    if self.root {
+                    if self.root() {
                         Outcome::Move(mv, v)
                     } else {
                         Outcome::Value(v)
                     }
                 }))
             }
-            PlayKind::Try => {
-                self.try_moves(&moves)?;
-                Ok(None)
-            }
+            // @end play_playb
+            // @section play_try: try_moves
+            PlayKind::Try => self.try_moves(&moves).map(|()| None),
+            // @end play_try
         }
     }
+    // @end play
 
+    // @section try_moves: want_move search_move best inv_impl
+    /// Searches each of `moves` (`TRY`, `PLAN`), keeping the best (move,
+    /// value) for `DONE` and `RETBET`.
     fn try_moves(&mut self, moves: &[Value]) -> Result<(), Error> {
         for item in moves {
             let m = move_value(item)?;
@@ -1675,7 +2417,9 @@ impl Invocation<'_, '_> {
         }
         Ok(())
     }
+    // @end try_moves
 
+    // @section plan: inv_node inv_plans plan_key moves_of try_moves ordering mover inv_impl
     /// `PLAN t,s,v` (§6.4).
     pub fn plan(&mut self, tag: usize, set: &Value, value: Value) -> Result<(), Error> {
         let me = colour_index(self.node.mover());
@@ -1684,22 +2428,28 @@ impl Invocation<'_, '_> {
         let moves = self.moves_of(set, None, Ordering::AsGiven)?;
         self.try_moves(&moves)
     }
+    // @end plan
 
+    // @section unplan: inv_node inv_plans mover inv_impl
     /// `UNPLAN` (§6.4).
     pub fn unplan(&mut self) {
         let me = colour_index(self.node.mover());
         self.plans[me] = None;
     }
+    // @end unplan
 
+    // @section done: best root outcome_value outcome_move inv_impl
     /// `DONE` (§6.3).
     pub fn done(&self) -> Outcome {
         match self.best {
             None => Outcome::Leave,
-            Some((mv, v)) if self.root => Outcome::Move(mv, v),
+            Some((mv, v)) if self.root() => Outcome::Move(mv, v),
             Some((_, v)) => Outcome::Value(v),
         }
     }
+    // @end done
 
+    // @section value: want_integer inv_node node_depth inv_impl
     /// `VALRET`/`VALRUT`/`VALON`/`RETBET w,l,c` (§6.2–§6.3); `None`: go on.
     pub fn value(
         &mut self,
@@ -1709,21 +2459,41 @@ impl Invocation<'_, '_> {
         c: &Value,
     ) -> Result<Option<Outcome>, Fault> {
         let v = convert(integer(w)?, integer(l)?, integer(c)?, self.node.depth);
-        Ok(match kind {
-            ValueKind::ValRet if self.root => Some(Outcome::Leave),
-            ValueKind::ValRet => Some(Outcome::Value(v)),
-            ValueKind::ValRut if !self.root => Some(Outcome::Value(v)),
-            ValueKind::ValRut | ValueKind::ValOn => {
+        Ok(match (kind, v) {
+            // @section valret: root outcome_value
+            (ValueKind::ValRet, _) if self.root() => Some(Outcome::Leave),
+            (ValueKind::ValRet, v) => Some(Outcome::Value(v)),
+            // @end valret
+            // @section valrut: root outcome_value
+            (ValueKind::ValRut, v) if !self.root() => Some(Outcome::Value(v)),
+            (ValueKind::ValRut, _) => {
+                // Remembered for `PLAY` (§6.3), when the program plays.
+                // @section remembered
                 self.remembered = Some(v);
+                // @end remembered
                 None
             }
-            ValueKind::RetBet => match self.best {
+            // @end valrut
+            // @section valon
+            (ValueKind::ValOn, _) => {
+                // Remembered for `PLAY` (§6.3), when the program plays.
+                // @section remembered
+                self.remembered = Some(v);
+                // @end remembered
+                None
+            }
+            // @end valon
+            // @section retbet: best done
+            (ValueKind::RetBet, v) => match self.best {
                 Some((_, b)) if b > v => Some(self.done()),
                 _ => None,
             },
+            // @end retbet
         })
     }
+    // @end value
 }
+// @end inv_impl
 
 /// Static evaluation (§6.2): material, side to move minus the other.
 fn static_value(p: &Position) -> i64 {
@@ -1776,61 +2546,75 @@ pub fn match_entry(entries: &[EntrySpec], p: &Position) -> Option<usize> {
     entries.iter().find_map(|e| {
         let ok = matches_side(e.mover, me)
             && matches_side(e.other, them)
-            && e.pawn_diff.is_none_or(|(cmp, m)| {
-                let m = i64::from(m);
-                match cmp {
-                    Compare::Lt => diff < m,
-                    Compare::Gt => diff > m,
-                    _ => diff == m,
-                }
-            });
+            && e.pawn_diff
+                .is_none_or(|(order, m)| diff.cmp(&i64::from(m)) == order);
         ok.then_some(e.start)
     })
 }
 
 impl Search<'_> {
     /// Consults the program at a node with a legal move (§6.1): from the
-    /// plan of the side to move, or the first matching `ENTRY`.
-    fn consult(&mut self, node: Node, root: bool, plans: &Plans) -> Consulted {
+    /// plan of the side to move, or the first matching `ENTRY`. At the
+    /// root (DEPTH 1) it may choose the move.
+    fn consult(&mut self, node: Node, plans: &Plans) -> Consulted {
         let Some(program) = self.program else {
             return Ok(Outcome::Leave);
         };
-        let me = colour_index(node.mover());
-        let (start, x) = match &plans[me] {
-            Some((tag, v, _)) => (*tag, v.clone()),
+        let me = colour_index(node.position.side_to_move());
+        let start = match &plans[me] {
+            Some((tag, _, _)) => *tag,
             None => match match_entry(program.entries(), &node.position) {
-                Some(start) => (start, Value::Undefined),
+                Some(start) => start,
                 None => return Ok(Outcome::Leave),
             },
         };
-        run_invocation(self, program, node, root, plans.clone(), start, x)
+        let fen = node.position.to_fen();
+        let inv = Invocation {
+            // @section x
+            x: match &plans[me] {
+                Some((_, v, _)) => v.clone(),
+                None => Value::Undefined,
+            },
+            // @end x
+            // @section side
+            side: Value::Undefined,
+            // @end side
+            // @section var_user
+            vars: vec![Value::Undefined; program.user_vars()],
+            // @end var_user
+            // @section inv_plans
+            plans: plans.clone(),
+            // @end inv_plans
+            // @section best
+            best: None,
+            // @end best
+            // @section remembered
+            remembered: None,
+            // @end remembered
+            // @section inv_node
+            node,
+            // @end inv_node
+            search: self,
+            pc: start,
+        };
+        run_invocation(inv, program, fen)
     }
 }
 
+/// Runs `inv` from its first statement (§6.1, §5.2); `fen` is its node's,
+/// for runtime errors.
 fn run_invocation(
-    search: &mut Search<'_>,
+    mut inv: Invocation<'_, '_>,
     program: &dyn Endgame,
-    node: Node,
-    root: bool,
-    plans: Plans,
-    start: usize,
-    x: Value,
+    fen: String,
 ) -> Result<Outcome, RuntimeError> {
-    let fen = node.position.to_fen();
-    // Reborrow the search for the invocation's lifetime.
-    let mut inv = Invocation {
-        node,
-        x,
-        side: Value::Undefined,
-        vars: vec![Value::Undefined; program.user_vars()],
-        root,
-        plans,
-        best: None,
-        remembered: None,
-        search,
-    };
+    // @section frames
     let mut frames: Vec<Frame> = Vec::new();
-    let mut pc = start;
+    // @end frames
+    // @section entered: max_calls fell_into_fence
+    // Calls entered (in a program without `RETURN`, none comes back).
+    let mut entered = 0;
+    // @end entered
     let mut executed: u64 = 0;
     let error = |pc: usize, message: String| RuntimeError {
         line: program.line(pc),
@@ -1838,6 +2622,7 @@ fn run_invocation(
         fen: fen.clone(),
     };
     loop {
+        let pc = inv.pc;
         inv.search.tick()?;
         executed += 1;
         if executed > MAX_STATEMENTS {
@@ -1851,15 +2636,24 @@ fn run_invocation(
             Err(Error::Fault(message)) => return Err(error(pc, message)),
             Err(Error::Nested(nested)) => return Err(nested),
         };
-        match step {
-            Step::Next => pc += 1,
-            Step::Goto(target) => pc = target,
+        // Where control goes; `Some`: the invocation's outcome.
+        let ended = match step {
+            // @section next
+            Step::Next => {
+                inv.pc = pc + 1;
+                None
+            }
+            // @end next
+            // @section branch
+            Step::Goto(target) => {
+                inv.pc = target;
+                None
+            }
+            // @end branch
+            // @section call: frames x max_calls
             Step::Call { sub, arg, then } => {
                 if frames.len() >= MAX_CALLS {
-                    return Err(error(
-                        pc,
-                        format!("calls nested more than {MAX_CALLS} deep (§5.2)"),
-                    ));
+                    return Err(error(pc, too_deep()));
                 }
                 let saved_x = std::mem::replace(&mut inv.x, arg);
                 frames.push(Frame {
@@ -1867,8 +2661,11 @@ fn run_invocation(
                     saved_x,
                     then,
                 });
-                pc = sub;
+                inv.pc = sub;
+                None
             }
+            // @end call
+            // @section each: frames x write set_owned max_calls
             Step::Each {
                 kind,
                 dst,
@@ -1878,14 +2675,11 @@ fn run_invocation(
                 let items = set_owned(s).map_err(|m| error(pc, m))?;
                 if items.is_empty() {
                     inv.write(dst, Value::Set(Items::default()));
-                    pc += 1;
+                    inv.pc = pc + 1;
                     continue;
                 }
                 if frames.len() >= MAX_CALLS {
-                    return Err(error(
-                        pc,
-                        format!("calls nested more than {MAX_CALLS} deep (§5.2)"),
-                    ));
+                    return Err(error(pc, too_deep()));
                 }
                 let arg = items[0].clone();
                 let saved_x = std::mem::replace(&mut inv.x, arg);
@@ -1901,38 +2695,73 @@ fn run_invocation(
                         acc: Vec::new(),
                     },
                 });
-                pc = sub;
+                inv.pc = sub;
+                None
             }
+            // @end each
+            // @section enter
+            Step::Enter { sub, arg } => {
+                if entered >= MAX_CALLS {
+                    return Err(error(pc, too_deep()));
+                }
+                entered += 1;
+                inv.x = arg;
+                inv.pc = sub;
+                None
+            }
+            // @end enter
+            // @section enter_each
+            Step::EnterEach { dst, sub, set } => {
+                let items = set_owned(set).map_err(|m| error(pc, m))?;
+                match items.first() {
+                    None => {
+                        inv.write(dst, Value::Set(Items::default()));
+                        inv.pc = pc + 1;
+                    }
+                    Some(first) => {
+                        if entered >= MAX_CALLS {
+                            return Err(error(pc, too_deep()));
+                        }
+                        entered += 1;
+                        inv.x = first.clone();
+                        inv.pc = sub;
+                    }
+                }
+                None
+            }
+            // @end enter_each
+            // @section return: frames x stray_return
             Step::Return(value) => {
                 let Some(frame) = frames.pop() else {
-                    return Err(error(pc, "RETURN outside a subroutine (§5.2)".into()));
+                    return Err(error(pc, stray_return()));
                 };
                 inv.x = frame.saved_x;
-                let call_pc = frame.return_to - 1;
+                // An error of what the call does with the value is the
+                // call's (statement `frame.return_to - 1`).
+                // After the call, by default; a jump or the next element
+                // of a SELECT/MAP goes elsewhere.
+                inv.pc = frame.return_to;
                 match frame.then {
-                    Then::Store(var) => {
-                        inv.write(var, value);
-                        pc = frame.return_to;
-                    }
+                    // @section cond: cond_arg
                     Then::Cond(cond, target) => {
-                        let yes = inv.test(cond, &value).map_err(|m| error(call_pc, m))?;
-                        pc = if yes { target } else { frame.return_to };
+                        let yes = inv
+                            .test(cond, &value)
+                            .map_err(|m| error(frame.return_to - 1, m))?;
+                        if yes {
+                            inv.pc = target;
+                        }
                     }
+                    // @end cond
+                    // @section condtf: returned_logical
                     Then::CondTF(flag, target) => {
-                        let b = match value {
-                            Value::Logical(b) => b,
-                            other => {
-                                return Err(error(
-                                    call_pc,
-                                    format!(
-                                        "the call must return a logical, got {} {other}",
-                                        type_name(&other)
-                                    ),
-                                ));
-                            }
-                        };
-                        pc = if b == flag { target } else { frame.return_to };
+                        let b = returned_logical(&value, "the call")
+                            .map_err(|m| error(frame.return_to - 1, m))?;
+                        if b == flag {
+                            inv.pc = target;
+                        }
                     }
+                    // @end condtf
+                    // @section each: write
                     Then::Each {
                         kind,
                         dst,
@@ -1941,26 +2770,26 @@ fn run_invocation(
                         next,
                         mut acc,
                     } => {
-                        match kind {
-                            CallKind::Select => match value {
-                                Value::Logical(true) => acc.push(items[next].clone()),
-                                Value::Logical(false) => {}
-                                other => {
-                                    return Err(error(
-                                        call_pc,
-                                        format!(
-                                            "SELECT's subroutine must return a logical, got {} {other}",
-                                            type_name(&other)
-                                        ),
-                                    ));
+                        match (kind, value) {
+                            // @section select: returned_logical
+                            (CallKind::Select, value) => {
+                                let keep = returned_logical(&value, "SELECT's subroutine")
+                                    .map_err(|m| error(frame.return_to - 1, m))?;
+                                if keep {
+                                    acc.push(items[next].clone());
                                 }
-                            },
-                            _ => acc.push(value),
+                            }
+                            // @end select
+                            // @section map
+                            (CallKind::Map, value) => acc.push(value),
+                            // @end map
+                            // @section interpreter
+                            (CallKind::Set, value) => acc.push(value),
+                            // @end interpreter
                         }
                         let next = next + 1;
                         if next >= items.len() {
                             inv.write(dst, Value::Set(acc.into()));
-                            pc = frame.return_to;
                         } else {
                             let arg = items[next].clone();
                             let saved_x = std::mem::replace(&mut inv.x, arg);
@@ -1976,27 +2805,85 @@ fn run_invocation(
                                     acc,
                                 },
                             });
-                            pc = sub;
+                            inv.pc = sub;
                         }
                     }
+                    // @end each
+                    // @section set: write
+                    Then::Store(var) => inv.write(var, value),
+                    // @end set
                 }
+                None
             }
+            // @end return
+            // @section stray: stray_return
+            Step::Stray => return Err(error(pc, stray_return())),
+            // @end stray
             Step::Fence => {
-                if frames.is_empty() {
-                    return Ok(Outcome::Leave);
+                // An `ENTRY` or `END` line: `LEAVE`, unless a subroutine
+                // ran into it (§5.2).
+                // @section frames
+                if !frames.is_empty() {
+                    return Err(error(pc, fell_into_fence()));
                 }
-                return Err(error(
-                    pc,
-                    "a subroutine fell into an ENTRY or END line (§5.2)".into(),
-                ));
+                // @end frames
+                // @section entered
+                if entered > 0 {
+                    return Err(error(pc, fell_into_fence()));
+                }
+                // @end entered
+                Some(Outcome::Leave)
             }
-            Step::Leave => return Ok(Outcome::Leave),
-            Step::Outcome(outcome) => return Ok(outcome),
+            // @section leave
+            Step::Leave => Some(Outcome::Leave),
+            // @end leave
+            // @section step_outcome
+            Step::Outcome(outcome) => Some(outcome),
+            // @end step_outcome
+        };
+        if let Some(outcome) = ended {
+            return Ok(outcome);
         }
     }
 }
 
-// ------------------------------------------------------------ the search
+// @section returned_logical: type_name
+/// The logical a subroutine returned to `CONDT`, `CONDF` or `SELECT`
+/// (`what`: the call, or `SELECT`'s subroutine): else a runtime error.
+fn returned_logical(value: &Value, what: &str) -> Result<bool, Fault> {
+    // @section val_logical
+    if let Value::Logical(b) = value {
+        return Ok(*b);
+    }
+    // @end val_logical
+    Err(format!(
+        "{what} must return a logical, got {} {value}",
+        type_name(value)
+    ))
+}
+// @end returned_logical
+
+// @section max_calls
+/// The runtime error of a call nested too deep (§5.2).
+fn too_deep() -> String {
+    format!("calls nested more than {MAX_CALLS} deep (§5.2)")
+}
+// @end max_calls
+
+// @section fell_into_fence
+/// The runtime error of a subroutine that reaches an `ENTRY` or `END`
+/// line (§5.2).
+fn fell_into_fence() -> String {
+    "a subroutine fell into an ENTRY or END line (§5.2)".into()
+}
+// @end fell_into_fence
+
+// @section stray_return
+/// The runtime error of a `RETURN` with no call active (§5.2).
+fn stray_return() -> String {
+    "RETURN outside a subroutine (§5.2)".into()
+}
+// @end stray_return
 
 /// How many nodes and program statements a search runs between two
 /// questions to its [`Watch`]: `stop`, `isready` and the clock are looked
@@ -2104,6 +2991,7 @@ impl History {
         (position, History { positions: keyed })
     }
 
+    // @section interpreter
     /// How many positions it holds (repeated positions count once each
     /// time they occurred).
     pub fn len(&self) -> usize {
@@ -2114,6 +3002,7 @@ impl History {
     pub fn is_empty(&self) -> bool {
         self.positions.is_empty()
     }
+    // @end interpreter
 
     /// True when `position` is one of the game's positions (§7.5).
     pub fn contains(&self, position: &Position) -> bool {
@@ -2247,6 +3136,7 @@ impl Table {
         usize::try_from(power).unwrap_or(0)
     }
 
+    // @section interpreter
     /// How many entries it has.
     pub fn len(&self) -> usize {
         self.slots.len()
@@ -2256,6 +3146,7 @@ impl Table {
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
+    // @end interpreter
 
     /// Starts a search with the table empty: a new generation (after 255
     /// of them, the memory is cleared and they start again).
@@ -2344,6 +3235,7 @@ impl Table {
     }
 }
 
+// @section plan_key: use_piece
 /// The hash of a value (§2), for the plans' part of the node keys: its
 /// type and contents, sets element by element, with an explicit stack (no
 /// recursion over nested sets). Equal values (§2 equality) have equal
@@ -2353,6 +3245,7 @@ pub fn value_key(value: &Value) -> u64 {
         Value(&'a Value),
         EndOfSet,
     }
+    // @section piece_code: use_piece
     let piece_code = |p: &Piece| {
         let colour = match p.colour {
             Colour::White => 0u64,
@@ -2360,6 +3253,7 @@ pub fn value_key(value: &Value) -> u64 {
         };
         colour | (p.kind as u64 + 1) << 1 | u64::from(p.square & 63) << 4
     };
+    // @end piece_code
     let mut h: u64 = 0x0c4e_6197_3000_0000;
     let mut fold = |x: u64| h = mix(h ^ x);
     let mut stack = vec![Visit::Value(value)];
@@ -2367,35 +3261,47 @@ pub fn value_key(value: &Value) -> u64 {
         match visit {
             Visit::EndOfSet => fold(5),
             Visit::Value(v) => match v {
-                Value::Undefined => fold(1),
+                // @section val_logical
                 Value::Logical(b) => {
                     fold(2);
                     fold(u64::from(*b));
                 }
+                // @end val_logical
+                // @section val_integer
                 Value::Integer(n) => {
                     fold(3);
                     fold(*n as u64);
                 }
+                // @end val_integer
+                // @section val_set
                 Value::Set(items) => {
                     fold(4);
                     fold(items.len() as u64);
                     stack.push(Visit::EndOfSet);
                     stack.extend(items.iter().rev().map(Visit::Value));
                 }
+                // @end val_set
+                // @section val_piece: piece_code
                 Value::Piece(p) => {
                     fold(6);
                     fold(piece_code(p));
                 }
+                // @end val_piece
+                // @section val_square
                 Value::Square(s) => {
                     fold(7);
                     fold(u64::from(*s & 63));
                 }
+                // @end val_square
+                // @section val_move: piece_code
                 Value::Move(m) => {
                     fold(8);
                     fold(piece_code(&m.piece));
                     fold(u64::from(m.to & 63));
                     fold(encode_move(Some(m.board_move())) >> 12);
                 }
+                // @end val_move
+                Value::Undefined => fold(1),
             },
         }
     }
@@ -2407,6 +3313,7 @@ pub fn value_key(value: &Value) -> u64 {
 fn plan_key(side: usize, tag: usize, value: &Value) -> u64 {
     mix(value_key(value) ^ mix((tag as u64) << 1 | (side as u64 & 1)))
 }
+// @end plan_key
 
 /// The key of a quiescence node at `depth` (no plies, no plans: the
 /// program is not consulted there).
@@ -2602,15 +3509,27 @@ impl Search<'_> {
         }
         let node = Node {
             position: position.clone(),
+            // @section node_depth
             depth,
+            // @end node_depth
+            // @section node_plies
             plies,
+            // @end node_plies
         };
-        match self.consult(node, false, plans)? {
-            Outcome::Leave => {}
-            Outcome::Value(v) | Outcome::Move(_, v) => {
+        match self.consult(node, plans)? {
+            // @section outcome_value
+            Outcome::Value(v) => {
                 self.table.store(key, plies, depth, v, BOUND_EXACT, None);
                 return Ok(v);
             }
+            // @end outcome_value
+            // @section outcome_move
+            Outcome::Move(_, v) => {
+                self.table.store(key, plies, depth, v, BOUND_EXACT, None);
+                return Ok(v);
+            }
+            // @end outcome_move
+            Outcome::Leave => {}
         }
         let hint = entry.and_then(|e| e.mv);
         let alpha0 = alpha;
@@ -2662,6 +3581,7 @@ impl Search<'_> {
         Ok(best)
     }
 
+    // @section search_move
     /// The value of a node with the full window: exact.
     fn exact(
         &mut self,
@@ -2672,6 +3592,7 @@ impl Search<'_> {
     ) -> Result<i64, RuntimeError> {
         self.value(position, plies, depth, plans, i64::MIN + 1, i64::MAX)
     }
+    // @end search_move
 
     fn quiescence(
         &mut self,
@@ -2779,12 +3700,24 @@ impl Search<'_> {
         let plans: Plans = [None, None];
         let node = Node {
             position: position.clone(),
+            // @section node_depth
             depth: 1,
+            // @end node_depth
+            // @section node_plies
             plies,
+            // @end node_plies
         };
-        if let Outcome::Move(mv, v) = self.consult(node, true, &plans)? {
-            *partial = Some((mv, v));
-            return Ok((mv, v, vec![mv]));
+        match self.consult(node, &plans)? {
+            // @section outcome_move
+            Outcome::Move(mv, v) => {
+                *partial = Some((mv, v));
+                return Ok((mv, v, vec![mv]));
+            }
+            // @end outcome_move
+            // @section outcome_value
+            Outcome::Value(_) => {}
+            // @end outcome_value
+            Outcome::Leave => {}
         }
         let lead = first.and_then(|f| moves.iter().position(|&m| m == f));
         let mut order: Vec<usize> = lead.into_iter().collect();
@@ -2848,7 +3781,9 @@ pub fn search(
     table: &mut Table,
     history: &History,
     watch: &mut dyn Watch,
+    // @section break
     breaks: &mut dyn Write,
+    // @end break
 ) -> Result<SearchResult, RuntimeError> {
     let moves = position.legal_moves();
     let Some(&first_legal) = moves.first() else {
@@ -2864,7 +3799,9 @@ pub fn search(
     table.new_search();
     let mut search = Search {
         program,
+        // @section break
         breaks,
+        // @end break
         nodes: 0,
         node_limit: limits.nodes.unwrap_or(u64::MAX),
         watch,

@@ -1,8 +1,9 @@
 //! The engine's command line and the UCI protocol (`spec/cheg.md` §7.4,
 //! §7.5).
 //!
-//! Std only, no unsafe, never panics. Embedded verbatim into generated Rust
-//! beside `chess` and `engine`.
+//! Std only, no unsafe, never panics. Embedded into generated Rust beside
+//! `chess` and `engine`, cut down to the sections a program uses
+//! (`api.rs`).
 //!
 //! The engine reads its commands through [`Commands`] and the time through
 //! [`Clock`], so that each host gives what it has: a generated engine and
@@ -158,6 +159,7 @@ pub fn read_line(input: &mut dyn BufRead) -> Input {
     }
 }
 
+// @section interpreter
 /// Commands read in place from a reader, one line per call: during a
 /// search, a line is read whenever the search asks (an input held in
 /// memory is all there at once; a terminal or pipe would make the search
@@ -188,6 +190,7 @@ impl Commands for LineReader<'_> {
         input
     }
 }
+// @end interpreter
 
 /// Commands read by a thread of their own, so that a search learns of
 /// `stop` and `isready` while it runs (§7.5). Only lines cross between
@@ -288,6 +291,7 @@ impl Clock for SystemClock {
     }
 }
 
+// @section interpreter
 /// A clock that never moves, for hosts without one: time limits never
 /// expire there (searches by depth or nodes are unaffected).
 pub struct NoClock;
@@ -297,6 +301,7 @@ impl Clock for NoClock {
         0
     }
 }
+// @end interpreter
 
 // ------------------------------------------------------- the command line
 
@@ -363,7 +368,9 @@ pub fn main(
         &mut table,
         &history,
         &mut engine::Unwatched,
+        // @section break
         errors,
+        // @end break
     );
     match result {
         Ok(answer) => {
@@ -917,7 +924,9 @@ impl<'a> Engine<'a> {
             table,
             &self.history,
             &mut watcher,
+            // @section break
             &mut *self.errors,
+            // @end break
         );
         match result {
             Ok(answer) => {

@@ -328,11 +328,13 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             "to make next, or -1 past the last.".into(),
         ],
         returns: "long".into(),
-        params: "icp_game *g, long icp_pc".into(),
+        params: vec!["icp_game *g".into(), "long icp_pc".into()],
         args: "g, icp_pc".into(),
         pc: "icp_pc".into(),
         default: "return -1;".into(),
         wrap: String::new(),
+        storage: "static".into(),
+        idle: None,
         cases,
     }
     .c();
@@ -426,11 +428,13 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
             "or `usize::MAX` past the last.".into(),
         ],
         returns: "icp_rt::Next".into(),
-        params: "game: &mut icp_rt::Game<'_>, pc: usize".into(),
+        params: vec!["game: &mut icp_rt::Game<'_>".into(), "pc: usize".into()],
         args: "game, pc".into(),
         pc: "pc".into(),
         default: "Ok(usize::MAX)".into(),
         wrap: String::new(),
+        storage: "static".into(),
+        idle: None,
         cases,
     }
     .rust();
