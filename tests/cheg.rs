@@ -809,3 +809,79 @@ fn generated_c_and_rust_free_compare_and_write_deep_sets_as_the_interpreter() {
         }
     }
 }
+
+/// A program of more than 256 statements: its arithmetic and jumps on
+/// variables and integers are outlined in generated Rust (one small
+/// function per kind and operand shape, so that rustc stays fast on big
+/// programs) and cut into functions of statements in both targets; the
+/// interpreter, the C and the Rust engines still answer alike, runtime
+/// errors included.
+#[test]
+fn a_long_program_answers_alike_in_every_engine() {
+    let mut source = String::from("ENTRY Q,K\n        SETV A,\"1\n        SETV B,\"2\n");
+    for k in 0..60 {
+        source.push_str(&format!(
+            "L{k}:    ADD A,A,B\n        MUL B,\"3,A\n        SUB C,A,\"{k}\n        DIF D,\"7,\"{k}\n        \
+             ABS E,C\n        SETV F,\"{k}\n        JUMP< A,B,M{k}\n        JUMP= \"1,\"2,M{k}\n\
+             M{k}:    JUMP> C,\"1000000,OUT\n        MAX A,A,\"5\n"
+        ));
+    }
+    source.push_str("        VALRET A,\"0,\"600\nOUT:    VALRET \"0,E,\"600\nEND\n");
+    let program = driver::check(Language::Cheg, &source)
+        .unwrap_or_else(|e| panic!("{}", icp2c::diagnostic::render("long.cheg", &source, &e)))
+        .program;
+    let rust = program.emit_rust("long.cheg");
+    for helper in [
+        "fn icp_binary_vv(",
+        "fn icp_binary_iv(",
+        "fn icp_binary_vi(",
+        "fn icp_binary_ii(",
+        "fn icp_unary_v(",
+        "fn icp_unary_i(",
+        "fn icp_jump_vv(",
+        "fn icp_jump_ii(",
+        "fn icp_jump_vi(",
+    ] {
+        assert!(rust.contains(helper), "no {helper}");
+    }
+    assert!(
+        rust.contains("fn icp_step_1("),
+        "the statements are not cut into functions"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("long_fmt.rs");
+    std::fs::write(&file, &rust).unwrap();
+    let fmt = std::process::Command::new("rustfmt")
+        .args(["--edition", "2021", "--check"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        fmt.status.success(),
+        "not rustfmt-clean:\n{}",
+        String::from_utf8_lossy(&fmt.stdout)
+    );
+    let c = support::build_c(&program.emit_c("long.cheg"), dir.path(), "long", &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rs = support::build_rust(&rust, dir.path(), "long").unwrap_or_else(|e| panic!("{e}"));
+    for fen in [
+        "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",
+        "8/8/8/8/8/2k5/8/Q3K3 w - - 0 1",
+    ] {
+        let args = ["--fen", fen, "--depth", "2"];
+        let (status, out, err) = named_engine(&program, "long.cheg", &args, "");
+        for exe in [&c, &rs] {
+            let ran = support::run_exe(exe, &args, b"");
+            assert_eq!(
+                (
+                    ran.status,
+                    String::from_utf8_lossy(&ran.stdout).into_owned(),
+                    String::from_utf8_lossy(&ran.stderr).into_owned()
+                ),
+                (status, out.clone(), err.clone()),
+                "{} {fen}",
+                exe.display()
+            );
+        }
+    }
+}

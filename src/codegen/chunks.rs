@@ -122,7 +122,7 @@ struct Chunk<'a> {
 
 /// `fn NAME(PARAMS) -> RET {` as rustfmt lays out a signature: on one line
 /// when it fits in 100 columns, else one parameter a line.
-fn rust_signature(name: &str, params: &[String], ret: &str) -> String {
+pub fn rust_signature(name: &str, params: &[String], ret: &str) -> String {
     let one = format!("fn {name}({}) -> {ret} {{", params.join(", "));
     if super::layout::width(&one) <= super::layout::MAX_WIDTH {
         return one;

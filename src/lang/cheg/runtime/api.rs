@@ -1033,7 +1033,11 @@ mod tests {
             };
             assert!(rust.contains(&spelt), "{spelt} is not in the Rust template");
         }
-        let c = include_str!("../../../../templates/cheg/c/program.c");
+        // The template, and the back end that writes `icp_program_step`.
+        let c = concat!(
+            include_str!("../../../../templates/cheg/c/program.c"),
+            include_str!("../backend/c.rs")
+        );
         for e in [
             &ENDGAME,
             &ENTRY_SPEC,
@@ -1042,7 +1046,11 @@ mod tests {
             &LIGHT,
             &FENCE,
         ] {
-            assert!(c.contains(e.c), "{} is not in the C template", e.c);
+            assert!(
+                c.contains(e.c),
+                "{} is not in the C template or back end",
+                e.c
+            );
         }
     }
 }

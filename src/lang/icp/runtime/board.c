@@ -17,9 +17,9 @@
 /* @section black */
 #define ICP_BLACK 1
 /* @end black */
-/* @section move */
+/* @section king: move */
 #define ICP_KING 0
-/* @end move */
+/* @end king */
 /* @section queen: sliders */
 #define ICP_QUEEN 1
 /* @end queen */
@@ -1045,9 +1045,11 @@ static int icp_try_move(uint32_t p, int64_t tr, int64_t tc)
         return 0;
     /* Rule 3: geometry. */
     switch (x->kind) {
-    case ICP_KING: /* in every program that moves, as in the Rust runtime */
+    /* @section king */
+    case ICP_KING:
         fits = adr <= 1 && adc <= 1;
         break;
+    /* @end king */
     /* @section knight */
     case ICP_KNIGHT:
         fits = (adr == 1 && adc == 2) || (adr == 2 && adc == 1);
