@@ -26,6 +26,10 @@
 //!   drops the markers and the rest. It leaves no two blank lines in a row
 //!   and no blank line just inside a `{ … }`, as rustfmt lays code out.
 //!
+//! `cargo fmt` may join a `// @end` that follows a block arm onto the
+//! arm's closing `}`, where it is no longer a marker line: keep a
+//! comma-ended arm (or a statement) last before a marker.
+//!
 //! A language's runtime *entry points* (what generated code calls) are one
 //! table, `src/lang/<lang>/runtime/api.rs`, of [`Entry`] rows: the Rust
 //! path, the C symbol and the section holding both. A back end spells a
@@ -189,7 +193,8 @@ impl<'a> Runtime<'a> {
     /// Parses the markers of `text`. Errors: a marker naming no valid
     /// section (lower case, digits, `_`), an `@end` that does not close the
     /// innermost open region, a region left open, a need that names no
-    /// section of the runtime, a section that needs itself through others.
+    /// section of the runtime. (Needs may go round in a circle: a section
+    /// is reached once, and kept once.)
     pub fn parse(text: &'a str, markers: Markers) -> Result<Runtime<'a>, MarkerError> {
         let mut names: Vec<&'a str> = Vec::new();
         let mut index: BTreeMap<&'a str, usize> = BTreeMap::new();
