@@ -499,6 +499,7 @@ fn cli_runs_an_engine_and_refuses_what_does_not_fit() {
 /// every query and a UCI session as the interpreter does, byte for byte
 /// and to the status.
 #[test]
+#[ignore = "slow (10 s): builds engines with rustc; .ci/run runs it"]
 fn generated_rust_answers_as_the_interpreter() {
     let dir = tempfile::tempdir().unwrap();
     let mut names: Vec<&str> = ANSWERS.iter().map(|a| a.0).collect();

@@ -298,6 +298,7 @@ fn cc(source: &Path, level: &str) -> Result<(), String> {
 }
 
 #[test]
+#[ignore = "slow (80 s): builds one engine per instruction in C and Rust; .ci/run runs it"]
 fn every_engine_builds_with_the_flags_that_report_anything_unused() {
     let programs = programs();
     let dir = tempfile::tempdir().unwrap();

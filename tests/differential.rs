@@ -212,6 +212,7 @@ fn assert_agree(progs: &[(Prog, Ran)], tag: &str) {
 }
 
 #[test]
+#[ignore = "slow (10 s): builds hundreds of random programs; .ci/run runs it"]
 fn random_infchesspro_programs_agree_across_back_ends() {
     let n = programs_per_language();
     let progs = generate(Language::InfChessPro, n, seed());

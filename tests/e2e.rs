@@ -5,9 +5,11 @@
 //! - every example and every program of `tests/programs/<lang>` (with its
 //!   `.in`, `.out`, `.status` and, for a runtime error, `.err`: the error
 //!   line) runs in the interpreter, which must match them;
-//! - each is compiled to C (`cc -std=c99 -Wall -Wextra -Wpedantic -Werror`)
-//!   and to Rust (`rustc -D warnings`), and both must match the interpreter
-//!   byte for byte: standard output, standard error and exit status;
+//! - each is compiled to C (`cc -std=c99 -Wall -Wextra -Wpedantic -Werror`,
+//!   one `cc` a program) and to Rust (`rustc -D warnings`, the module form
+//!   of every program of a language in one `rustc`: tests/support/batch.rs),
+//!   and both must match the interpreter byte for byte: standard output,
+//!   standard error and exit status;
 //! - the acceptance cases of `../shared/conformance/<suite>` run in
 //!   tests/acceptance.rs, which reports a missing folder as ignored.
 
@@ -16,7 +18,8 @@ mod support;
 use icp2c::Outcome;
 use icp2c::driver::{self, Language, Program};
 use std::path::Path;
-use support::{Case, Ran, build_c, build_rust, cases, parallel, run_exe, show};
+use support::batch::{build_rust_batch, run_batch};
+use support::{Case, Ran, build_c, cases, parallel, run_exe, show};
 
 /// A language as this harness runs it.
 struct Lang {
@@ -115,41 +118,82 @@ fn expected(case: &Case, got: &Ran) -> Option<String> {
     })
 }
 
-fn check_case(lang: &Lang, case: &Case, index: usize, dir: &Path) -> Vec<String> {
-    let program = program(lang, case);
-    let reference = interpret(&program, case);
-    let mut failures: Vec<String> = expected(case, &reference).into_iter().collect();
-    let file = case
-        .path
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    let stem = format!("{}{index}", lang.folder);
-    let built = [
-        ("c", build_c(&program.emit_c(&file), dir, &stem, &[])),
-        ("rust", build_rust(&program.emit_rust(&file), dir, &stem)),
-    ];
-    for (target, exe) in built {
-        match exe {
-            Err(e) => failures.push(format!("{} [{target}]: {e}", case.name)),
-            Ok(exe) => {
-                let got = run_exe(&exe, &[], &case.input);
-                if got != reference {
-                    failures.push(format!(
-                        "{} [{target}] differs from the interpreter: exit {} vs {}\n--- {target} stdout\n{}\n--- run stdout\n{}\n--- {target} stderr\n{}\n--- run stderr\n{}",
-                        case.name,
-                        got.status,
-                        reference.status,
-                        show(&got.stdout),
-                        show(&reference.stdout),
-                        show(&got.stderr),
-                        show(&reference.stderr)
-                    ));
-                }
-            }
+/// What one back end's run of `case` differs in from the interpreter's.
+fn differs(case: &Case, target: &str, got: &Ran, reference: &Ran) -> Option<String> {
+    (got != reference).then(|| {
+        format!(
+            "{} [{target}] differs from the interpreter: exit {} vs {}\n--- {target} stdout\n{}\n--- run stdout\n{}\n--- {target} stderr\n{}\n--- run stderr\n{}",
+            case.name,
+            got.status,
+            reference.status,
+            show(&got.stdout),
+            show(&reference.stdout),
+            show(&got.stderr),
+            show(&reference.stderr)
+        )
+    })
+}
+
+/// Every case of `lang` through the interpreter, its C (one `cc` each)
+/// and its Rust (all of them one `rustc` batch, tests/support/batch.rs):
+/// the failures.
+fn check_language(lang: &Lang, all: &[Case], dir: &Path) -> Vec<String> {
+    let programs: Vec<Program> = all.iter().map(|case| program(lang, case)).collect();
+    let files: Vec<String> = all
+        .iter()
+        .map(|case| {
+            case.path
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    let members: Vec<(&Program, String)> = programs.iter().zip(files.iter().cloned()).collect();
+    // Job 0 is the Rust batch, job i + 1 the C of case i.
+    let jobs: Vec<usize> = (0..=all.len()).collect();
+    let built = parallel(&jobs, |&j| {
+        if j == 0 {
+            build_rust_batch(&members, dir, &format!("{}_rust", lang.folder))
+        } else {
+            let i = j - 1;
+            build_c(
+                &programs[i].emit_c(&files[i]),
+                dir,
+                &format!("{}{i}", lang.folder),
+                &[],
+            )
         }
+    });
+    let mut failures = Vec::new();
+    if let Err(e) = &built[0] {
+        failures.push(format!("{} [rust]: {e}", lang.folder));
     }
+    let indexed: Vec<usize> = (0..all.len()).collect();
+    let per_case = parallel(&indexed, |&i| {
+        let case = &all[i];
+        let reference = interpret(&programs[i], case);
+        let mut failures: Vec<String> = expected(case, &reference).into_iter().collect();
+        match &built[i + 1] {
+            Err(e) => failures.push(format!("{} [c]: {e}", case.name)),
+            Ok(exe) => failures.extend(differs(
+                case,
+                "c",
+                &run_exe(exe, &[], &case.input),
+                &reference,
+            )),
+        }
+        if let Ok(exe) = &built[0] {
+            failures.extend(differs(
+                case,
+                "rust",
+                &run_batch(exe, i, &case.input),
+                &reference,
+            ));
+        }
+        failures
+    });
+    failures.extend(per_case.into_iter().flatten());
     failures
 }
 
@@ -168,15 +212,10 @@ fn every_program_agrees_across_interpreter_c_and_rust() {
             lang.folder,
             all.len()
         );
-        let indexed: Vec<(usize, &Case)> = all.iter().enumerate().collect();
-        let failures: Vec<String> =
-            parallel(&indexed, |&(i, case)| check_case(lang, case, i, dir.path()))
-                .into_iter()
-                .flatten()
-                .collect();
+        let failures = check_language(lang, &all, dir.path());
         assert!(
             failures.is_empty(),
-            "{}: {} of {} programs failed:\n\n{}",
+            "{}: {} failures in {} programs:\n\n{}",
             lang.folder,
             failures.len(),
             all.len(),

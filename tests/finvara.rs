@@ -487,6 +487,7 @@ fn run_program(program: &finvara::ir::Program, input: &[u8]) -> (Outcome, Vec<u8
 }
 
 #[test]
+#[ignore = "slow (10 s): builds programs in C and Rust; .ci/run runs it"]
 fn shared_references_run_as_copies_would() {
     // Random programs (their notations reference earlier kinds).
     let mut rng = support::progen::Rng(0x5eed_1c0d_e000_0021);

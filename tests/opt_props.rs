@@ -1079,6 +1079,7 @@ fn interpreters_agree(spec: &Spec) -> Result<(), TestCaseError> {
 }
 
 #[test]
+#[ignore = "slow (12 s): steps hundreds of programs in the debug interpreter; .ci/run runs it"]
 fn optimised_and_stepped_interpretation_agree() {
     let mut runner = runner(env_count("ICP2C_OPT_CASES", 200));
     let counted = std::cell::Cell::new((0usize, 0usize));
@@ -1263,6 +1264,7 @@ fn built_runs_agree(cases: &[Built], targets: &[&str]) -> Vec<Option<String>> {
 }
 
 #[test]
+#[ignore = "slow (27 s): runs programs that may not end for a second each; .ci/run runs it"]
 fn generated_c_and_rust_agree_with_the_interpreter() {
     let wanted = env_count("ICP2C_OPT_BUILT", 16) as usize;
     let mut runner = runner(1);

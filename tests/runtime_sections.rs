@@ -162,6 +162,7 @@ fn check(name: &str, source: &str) -> Program {
 }
 
 #[test]
+#[ignore = "slow (18 s): builds every example and test program in C; .ci/run runs it"]
 fn generated_c_builds_with_every_warning_an_error() {
     let programs = programs();
     let dir = tempfile::tempdir().unwrap();
@@ -183,6 +184,7 @@ fn generated_c_builds_with_every_warning_an_error() {
 }
 
 #[test]
+#[ignore = "slow (10 s): builds every example and test program in Rust; .ci/run runs it"]
 fn generated_rust_builds_with_every_warning_an_error() {
     let programs = programs();
     let dir = tempfile::tempdir().unwrap();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sanitizer and memory checks of the generated C (issue 5, part 3).
+# Sanitizer and memory checks of the generated C.
 #
 #   tests/sanitize.sh            everything below (CI runs this)
 #   SANITIZE_PROGRAMS=500 tests/sanitize.sh   more random programs
