@@ -53,6 +53,29 @@ pub struct Case {
     pub comment: String,
     /// Its code.
     pub lines: Vec<String>,
+    /// Its arm in the operand form of a [`Dense`] with an [`Operands`]
+    /// tail, when it has one: either an arm whose value is the statement's
+    /// operands (`yields`), or one that `return`s the function's value
+    /// itself. `None`: the statement has no operand form, and its
+    /// function keeps the plain form.
+    pub operands: Option<Vec<String>>,
+    /// Whether `operands` is an arm giving operands (rather than one that
+    /// returns).
+    pub yields: bool,
+}
+
+/// The operand form of Rust functions of statements that mostly make the
+/// same call with different constants (Finvara's moves): the `match`
+/// yields the operands, bound by `pattern`, and one `call` after it
+/// uses them. rustc compiles a `match` of constant tuples (a table) in
+/// about half the time of a `match` of calls.
+#[derive(Clone, Debug)]
+pub struct Operands {
+    /// The `let` pattern (`(turn, colour, mv, then)`).
+    pub pattern: String,
+    /// The call after the `match` (`game.play(turn, colour, mv, then)`),
+    /// the function's value.
+    pub call: String,
 }
 
 /// A dense dispatch: `name(params)` runs statement `pc` and returns what
@@ -86,6 +109,10 @@ pub struct Dense {
     pub storage: String,
     /// A parameter that some statements may not use ([`Idle`]).
     pub idle: Option<Idle>,
+    /// Rust: the operand form ([`Operands`]), taken by each function
+    /// whose statements all have one and one of which yields operands.
+    /// Needs an empty `wrap`.
+    pub operands: Option<Operands>,
     /// The statements, in order of `pc` from 0.
     pub cases: Vec<Case>,
 }
@@ -118,6 +145,8 @@ struct Chunk<'a> {
     signature: String,
     /// C: its `default` statement.
     default: String,
+    /// Rust: whether it takes the operand form ([`Operands`]).
+    operands: bool,
 }
 
 /// `fn NAME(PARAMS) -> RET {` as rustfmt lays out a signature: on one line
@@ -185,6 +214,10 @@ impl Dense {
                     .collect();
                 Chunk {
                     cases,
+                    operands: rust
+                        && self.operands.is_some()
+                        && cases.iter().all(|c| c.operands.is_some())
+                        && cases.iter().any(|c| c.yields),
                     signature: if rust {
                         rust_signature(&name, &params, &self.returns)
                     } else {
@@ -273,11 +306,14 @@ mod tests {
             wrap: String::new(),
             storage: "static".into(),
             idle: None,
+            operands: None,
             cases: (0..n)
                 .map(|pc| Case {
                     pc,
                     comment: format!("line {pc}"),
                     lines: vec![format!("return {};", pc + 1)],
+                    operands: None,
+                    yields: false,
                 })
                 .collect(),
         }

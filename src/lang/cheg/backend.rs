@@ -433,6 +433,7 @@ pub fn emit_rust(program: &Program, source_name: &str) -> RustProgram {
         wrap: String::new(),
         storage: String::new(),
         idle: Some(Idle { name: "inv".into() }),
+        operands: None,
         cases: cases
             .into_iter()
             .map(|c| Case {
@@ -443,6 +444,8 @@ pub fn emit_rust(program: &Program, source_name: &str) -> RustProgram {
                     .lines()
                     .map(|l| l.strip_prefix(&layout::pad(ARM)).unwrap_or(l).to_string())
                     .collect(),
+                operands: None,
+                yields: false,
             })
             .collect(),
     }

@@ -1,19 +1,37 @@
-{%- if chunks.len() <= 1 %}
-{%- for line in d.doc %}
-/// {{ line }}
+{%- macro body(chunk) %}
+{%- if chunk.operands %}
+{%- if let Some(op) = d.operands %}
+    let {{ op.pattern }} = match {{ d.pc }} {
+{%- for c in chunk.cases %}
+        // {{ c.comment }}
+{%- if let Some(lines) = c.operands %}
+{%- for line in lines %}
+{% if !line.is_empty() %}        {{ line }}{% endif %}
 {%- endfor %}
-{{ chunks[0].signature }}
+{%- endif %}
+{%- endfor %}
+        _ => return {{ d.default }},
+    };
+    {{ op.call }}
+{%- endif %}
+{%- else %}
     {% if !d.wrap.is_empty() %}{{ d.wrap }}({% endif %}match {{ d.pc }} {
-{%- for chunk in chunks %}
 {%- for c in chunk.cases %}
         // {{ c.comment }}
 {%- for line in c.lines %}
 {% if !line.is_empty() %}        {{ line }}{% endif %}
 {%- endfor %}
 {%- endfor %}
-{%- endfor %}
         _ => {{ d.default }},
     }{% if !d.wrap.is_empty() %}){% endif %}
+{%- endif %}
+{%- endmacro %}
+{%- if chunks.len() <= 1 %}
+{%- for line in d.doc %}
+/// {{ line }}
+{%- endfor %}
+{{ chunks[0].signature }}
+{%- call body(chunks[0]) %}{% endcall %}
 }
 {%- else %}
 {%- for chunk in chunks %}
@@ -21,15 +39,7 @@
 /// Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.cases.len() - 1 }}.
 #[inline(never)]
 {{ chunk.signature }}
-    {% if !d.wrap.is_empty() %}{{ d.wrap }}({% endif %}match {{ d.pc }} {
-{%- for c in chunk.cases %}
-        // {{ c.comment }}
-{%- for line in c.lines %}
-{% if !line.is_empty() %}        {{ line }}{% endif %}
-{%- endfor %}
-{%- endfor %}
-        _ => {{ d.default }},
-    }{% if !d.wrap.is_empty() %}){% endif %}
+{%- call body(chunk) %}{% endcall %}
 }
 {%- endfor %}
 

@@ -123,12 +123,15 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
             wrap: String::new(),
             storage: "ICP_LIGHT static".into(),
             idle: Some(Idle { name: "inv".into() }),
+            operands: None,
             cases: cases
                 .into_iter()
                 .map(|c| Case {
                     pc: c.pc,
                     comment: c.comment,
                     lines: c.body.lines().map(str::to_string).collect(),
+                    operands: None,
+                    yields: false,
                 })
                 .collect(),
         }

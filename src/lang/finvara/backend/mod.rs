@@ -9,7 +9,7 @@
 
 use super::ir::{Action, Program, Value};
 use super::runtime::api;
-use crate::codegen::chunks::{Case, Dense};
+use crate::codegen::chunks::{Case, Dense, Operands};
 use crate::codegen::escape::comment;
 use crate::codegen::layout::{self, Expr};
 use crate::codegen::rust::{RUN_DOC, RustProgram, Streams, run_signature};
@@ -227,8 +227,13 @@ enum MoveOp {
     },
 }
 
-/// One case per move, its lines spelt by `lines`.
-fn cases(program: &Program, mut lines: impl FnMut(usize, MoveOp) -> Vec<String>) -> Vec<Case> {
+/// A move's arm as a back end spells it: its lines, and (Rust) its arm
+/// in the operand form with whether that arm yields operands
+/// ([`Case::operands`], [`Case::yields`]).
+type Arm = (Vec<String>, Option<Vec<String>>, bool);
+
+/// One case per move, its lines spelt by `arm`.
+fn cases(program: &Program, mut arm: impl FnMut(usize, MoveOp) -> Arm) -> Vec<Case> {
     program
         .moves
         .iter()
@@ -264,10 +269,13 @@ fn cases(program: &Program, mut lines: impl FnMut(usize, MoveOp) -> Vec<String>)
                     target: *target,
                 },
             };
+            let (lines, operands, yields) = arm(i, op);
             Case {
                 pc: i,
                 comment: move_comment(program, i),
-                lines: lines(i, op),
+                lines,
+                operands,
+                yields,
             }
         })
         .collect()
@@ -306,20 +314,28 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
             args,
             skip_to,
             next,
-        } => vec![format!(
-            "return {}(g, {turn}, {colour}, {}, {skip_to}, {next});",
-            uses.c(&api::PLAY),
-            args.join(", "),
-        )],
+        } => (
+            vec![format!(
+                "return {}(g, {turn}, {colour}, {}, {skip_to}, {next});",
+                uses.c(&api::PLAY),
+                args.join(", "),
+            )],
+            None,
+            false,
+        ),
         MoveOp::Place {
             colour,
             kind,
             square,
             target,
-        } => vec![
-            format!("{}(g, {colour}, {kind}, {square});", uses.c(&api::PLACE)),
-            format!("return {target};"),
-        ],
+        } => (
+            vec![
+                format!("{}(g, {colour}, {kind}, {square});", uses.c(&api::PLACE)),
+                format!("return {target};"),
+            ],
+            None,
+            false,
+        ),
     });
     let moves = Dense {
         name: "icp_move".into(),
@@ -335,6 +351,7 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
         wrap: String::new(),
         storage: "static".into(),
         idle: None,
+        operands: None,
         cases,
     }
     .c();
@@ -384,6 +401,9 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         })
         .collect::<Vec<_>>();
     let mut uses = uses(program);
+    // The entries are recorded as used where a move calls them.
+    let play = method(api::PLAY.rust);
+    let place = method(api::PLACE.rust);
     let cases = cases(program, |pc, op| match op {
         MoveOp::Step {
             turn,
@@ -392,34 +412,45 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
             skip_to,
             next,
         } => {
-            let call = Expr::call(
-                format!("game.{}", method(uses.rust(&api::PLAY))),
-                [
-                    turn.to_string(),
-                    colour.to_string(),
-                    format!("[{}]", args.join(", ")),
-                    format!("[{skip_to}, {next}]"),
-                ]
-                .into_iter()
-                .map(Expr::atom)
-                .collect(),
-            );
-            unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &call))
+            let operands: Vec<Expr> = [
+                turn.to_string(),
+                colour.to_string(),
+                format!("[{}]", args.join(", ")),
+                format!("[{skip_to}, {next}]"),
+            ]
+            .into_iter()
+            .map(Expr::atom)
+            .collect();
+            uses.rust(&api::PLAY);
+            let call = Expr::call(format!("game.{play}"), operands.clone());
+            let tuple = Expr::call("", operands);
+            (
+                unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &call)),
+                Some(unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &tuple))),
+                true,
+            )
         }
         MoveOp::Place {
             colour,
             kind,
             square,
             target,
-        } => vec![
-            format!("{pc} => {{"),
-            format!(
-                "    game.{}({colour}, {kind}, {square});",
-                method(uses.rust(&api::PLACE))
-            ),
-            format!("    Ok({target})"),
-            "}".to_string(),
-        ],
+        } => {
+            uses.rust(&api::PLACE);
+            let block = |last: String| {
+                vec![
+                    format!("{pc} => {{"),
+                    format!("    game.{place}({colour}, {kind}, {square});"),
+                    format!("    {last}"),
+                    "}".to_string(),
+                ]
+            };
+            (
+                block(format!("Ok({target})")),
+                Some(block(format!("return Ok({target});"))),
+                false,
+            )
+        }
     });
     let moves = Dense {
         name: "icp_move".into(),
@@ -435,6 +466,12 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         wrap: String::new(),
         storage: "static".into(),
         idle: None,
+        // A move is a call of `play` with its constants: the functions
+        // yield the constants and call `play` once.
+        operands: Some(Operands {
+            pattern: "(turn, colour, mv, then)".into(),
+            call: format!("game.{play}(turn, colour, mv, then)"),
+        }),
         cases,
     }
     .rust();
@@ -472,7 +509,7 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         source_name: file_name.to_string(),
         about: vec![
             summary(program),
-            "The moves are the arms of the match in `icp_run`, each under its source line.".into(),
+            "The moves are the arms of the match in `icp_move`, each under its source line.".into(),
         ],
         runtime: rust_runtime(&uses),
         items: codegen::render(&items, Syntax::Rust),
