@@ -812,9 +812,9 @@ fn generated_c_and_rust_free_compare_and_write_deep_sets_as_the_interpreter() {
 }
 
 /// A program of more than 256 statements: its arithmetic and jumps on
-/// variables and integers are outlined in generated Rust (one small
-/// function per kind and operand shape, so that rustc stays fast on big
-/// programs) and cut into functions of statements in both targets; the
+/// variables and integers are outlined in generated C and Rust (one small
+/// function per kind and operand shape, so that cc and rustc stay fast on
+/// big programs) and cut into functions of statements in both targets; the
 /// interpreter, the C and the Rust engines still answer alike, runtime
 /// errors included.
 #[test]
@@ -832,6 +832,7 @@ fn a_long_program_answers_alike_in_every_engine() {
         .unwrap_or_else(|e| panic!("{}", icp2c::diagnostic::render("long.cheg", &source, &e)))
         .program;
     let rust = program.emit_rust("long.cheg");
+    let c_source = program.emit_c("long.cheg");
     for helper in [
         "fn icp_binary_vv(",
         "fn icp_binary_iv(",
@@ -844,6 +845,8 @@ fn a_long_program_answers_alike_in_every_engine() {
         "fn icp_jump_vi(",
     ] {
         assert!(rust.contains(helper), "no {helper}");
+        let c_helper = format!("int {}", helper.trim_start_matches("fn "));
+        assert!(c_source.contains(&c_helper), "no {c_helper} in the C");
     }
     assert!(
         rust.contains("fn icp_step_1("),
@@ -862,8 +865,7 @@ fn a_long_program_answers_alike_in_every_engine() {
         "not rustfmt-clean:\n{}",
         String::from_utf8_lossy(&fmt.stdout)
     );
-    let c = support::build_c(&program.emit_c("long.cheg"), dir.path(), "long", &[])
-        .unwrap_or_else(|e| panic!("{e}"));
+    let c = support::build_c(&c_source, dir.path(), "long", &[]).unwrap_or_else(|e| panic!("{e}"));
     let rs = support::build_rust(&rust, dir.path(), "long").unwrap_or_else(|e| panic!("{e}"));
     for fen in [
         "8/8/8/4k3/8/8/8/3QK3 w - - 0 1",

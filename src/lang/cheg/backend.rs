@@ -223,13 +223,14 @@ fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses, Vec<String>) {
     (cases, uses, helpers)
 }
 
-/// Above this many statements, a statement whose operands are variables
-/// and integers (`OP w,a`, `OP w,a,b`, `JUMP… a,b,t`) calls one small
-/// function of its kind and operands' shape, [`helper`], with plain
-/// arguments: the arm then makes no value of its own, which rustc would
-/// drop, and unwind through, in each arm. (With values made in the arms,
-/// `rustc -O` took 2.5 times `cc -O2`'s time on 20,000 statements and
-/// 7.5 GB on 200,000.)
+/// Above this many statements, in both back ends (C: `c::outlined_body`),
+/// a statement whose operands are variables and integers (`OP w,a`,
+/// `OP w,a,b`, `JUMP… a,b,t`) calls one small function of its kind and
+/// operands' shape, [`helper`], with plain arguments: the arm then makes
+/// no value of its own, which rustc would drop, and unwind through, in
+/// each arm. (With values made in the arms, `rustc -O` took 2.5 times
+/// `cc -O2`'s time on 20,000 statements and 7.5 GB on 200,000; `cc -O2`
+/// took twice as long as outlined on 50,000.)
 const OUTLINE: usize = 256;
 
 /// An operand of an outlined statement: a variable's value, or an

@@ -29,6 +29,15 @@ static const icp_entry_spec icp_entries[{{ entries.len() }}] = {
 };
 
 static const uint32_t icp_lines[{{ lines.len() }}] = { {{ lines.join(", ") }} };
+{%- if !helpers.is_empty() %}
+
+/* The statements of a long program call one of these for each kind and
+ * operand shape of their arithmetic and jumps. */
+{%- for helper in helpers %}
+
+{{ helper }}
+{%- endfor %}
+{%- endif %}
 
 {{ steps }}
 

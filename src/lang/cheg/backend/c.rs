@@ -11,12 +11,16 @@
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::api;
 use super::super::runtime::engine::Cond;
-use super::{Calls, CaseView, Selected, cases, select_from, source_lines};
+use super::{
+    Calls, CaseView, OUTLINE, Outline, Selected, Shape, cases, helper_name, select_from,
+    source_lines,
+};
 use crate::codegen::chunks::{Case, Dense, Idle};
 use crate::codegen::escape::c_string_chunks;
 use crate::codegen::sections::{Entry, Markers, Uses};
 use crate::codegen::{self, Syntax, literal};
 use askama::Template;
+use std::collections::BTreeSet;
 
 /// The C runtime: the prelude, then chess, engine and UCI, section
 /// markers and all.
@@ -38,6 +42,8 @@ struct ProgramView {
     entries: Vec<String>,
     lines: Vec<String>,
     user_vars: usize,
+    /// The functions that outlined statements call ([`outlined_body`]).
+    helpers: Vec<String>,
     /// `icp_program_step`: the statements as a `switch`
     /// ([`chunks::Dense`]).
     steps: String,
@@ -45,9 +51,9 @@ struct ProgramView {
     name: String,
 }
 
-/// The cases of `icp_program_step` and what they use of the runtime, the
-/// program's frame included.
-fn c_cases(program: &Program) -> (Vec<CaseView>, Uses) {
+/// The cases of `icp_program_step`, what they use of the runtime (the
+/// program's frame included) and the functions outlined statements call.
+fn c_cases(program: &Program) -> (Vec<CaseView>, Uses, Vec<String>) {
     let mut uses = Uses::new();
     for entry in [
         &api::ENDGAME,
@@ -60,20 +66,138 @@ fn c_cases(program: &Program) -> (Vec<CaseView>, Uses) {
         uses.add(entry);
     }
     let calls = Calls::of(program);
-    let cases = cases(program, |_, op, line| body(&mut uses, calls, op, line));
-    (cases, uses)
+    let outline = program.statements.len() > OUTLINE;
+    let mut outlined = BTreeSet::new();
+    let cases = cases(program, |_, op, line| {
+        match outline.then(|| outlined_body(&mut uses, op)).flatten() {
+            Some((body, helper)) => {
+                outlined.insert(helper);
+                body
+            }
+            None => body(&mut uses, calls, op, line),
+        }
+    });
+    let helpers = outlined
+        .into_iter()
+        .map(|(kind, shapes)| helper(&mut uses, kind, &shapes))
+        .collect();
+    (cases, uses, helpers)
+}
+
+/// The shapes of `operands` when each is a variable or an integer.
+fn shapes(operands: &[&Operand]) -> Option<Vec<Shape>> {
+    operands
+        .iter()
+        .map(|o| match o {
+            Operand::Var(_) => Some(Shape::Var),
+            Operand::Literal(Literal::Integer(_)) => Some(Shape::Int),
+            Operand::Literal(_) => None,
+        })
+        .collect()
+}
+
+/// The case of a statement as one call of the function of its kind and
+/// operands' shapes ([`helper`]), as the Rust back end does above
+/// [`OUTLINE`] statements: the case then makes no value of its own, and
+/// `cc -O2`'s time grows with the program's length, not with the values
+/// its cases would make (20 s on 50,000 `ADD`s of a variable and an
+/// integer, 9 s outlined). `None` for another statement, or an operand
+/// that is neither a variable nor an integer.
+fn outlined_body(u: &mut Uses, op: &Op) -> Option<(String, (Outline, Vec<Shape>))> {
+    let (kind, dst, operands, target) = match op {
+        Op::Unary { dst, a, .. } => (Outline::Unary, Some(*dst), vec![a], None),
+        Op::Binary { dst, a, b, .. } => (Outline::Binary, Some(*dst), vec![a, b], None),
+        Op::Jump { a, b, target, .. } => (Outline::Jump, None, vec![a, b], Some(*target)),
+        _ => return None,
+    };
+    let shapes = shapes(&operands)?;
+    let head = match op {
+        Op::Unary { op, .. } => u.c(api::unary(*op)),
+        Op::Binary { op, .. } => u.c(api::binary(*op)),
+        Op::Jump { cmp, .. } => u.c(api::compare(*cmp)),
+        _ => unreachable!("matched above"),
+    };
+    let mut args = vec!["inv".to_string(), head.to_string()];
+    if let Some(dst) = dst {
+        args.push(var(u, dst));
+    }
+    for o in operands {
+        args.push(match o {
+            Operand::Var(v) => var(u, *v),
+            Operand::Literal(Literal::Integer(n)) => literal::c_i64(*n),
+            Operand::Literal(_) => unreachable!("shapes() refused it"),
+        });
+    }
+    if let Some(target) = target {
+        args.push(target.to_string());
+    }
+    let body = format!(
+        "return {}({});",
+        helper_name(kind, &shapes),
+        args.join(", ")
+    );
+    Some((body, (kind, shapes)))
+}
+
+/// The function outlined statements of `kind` on operands of `shapes`
+/// call: their values made here, then the runtime's statement.
+fn helper(u: &mut Uses, kind: Outline, shapes: &[Shape]) -> String {
+    let names = ["a", "b"];
+    let mut params = vec!["icp_inv *inv".to_string()];
+    let mut args = vec!["inv".to_string()];
+    let entry = match kind {
+        Outline::Unary => &api::UNARY,
+        Outline::Binary => &api::BINARY,
+        Outline::Jump => &api::JUMP,
+    };
+    params.push(
+        if kind == Outline::Jump {
+            "int cmp"
+        } else {
+            "int op"
+        }
+        .to_string(),
+    );
+    args.push(if kind == Outline::Jump { "cmp" } else { "op" }.to_string());
+    if kind != Outline::Jump {
+        params.push("icp_var dst".to_string());
+        args.push("dst".to_string());
+    }
+    for (shape, name) in shapes.iter().zip(names) {
+        match shape {
+            Shape::Var => {
+                params.push(format!("icp_var {name}"));
+                args.push(format!("{}(inv, {name})", u.c(&api::READ)));
+            }
+            Shape::Int => {
+                params.push(format!("int64_t {name}"));
+                args.push(format!("{}({name})", u.c(&api::INTEGER)));
+            }
+        }
+    }
+    if kind == Outline::Jump {
+        params.push("size_t target".to_string());
+        args.push("target".to_string());
+    }
+    format!(
+        "ICP_LIGHT static int {}({})\n{{\n    return {}({});\n}}",
+        helper_name(kind, shapes),
+        params.join(", "),
+        u.c(entry),
+        args.join(", ")
+    )
 }
 
 /// The C runtime a program carries: the core and the sections its
 /// statements reach.
 pub fn select(program: &Program) -> Selected {
-    let (_, uses) = c_cases(program);
+    let (_, uses, _) = c_cases(program);
     select_from(RUNTIME, Markers::C, &uses)
 }
 
 /// Generated C for `program` (`source_name` goes into the header).
 pub fn emit_c(program: &Program, source_name: &str) -> String {
-    let (cases, uses) = c_cases(program);
+    let (cases, uses, helpers) = c_cases(program);
     let view = ProgramView {
         header: codegen::header("CHEG", source_name),
         runtime: select_from(RUNTIME, Markers::C, &uses).text,
@@ -108,6 +232,7 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
             .collect(),
         lines: source_lines(program),
         user_vars: program.user_vars.len(),
+        helpers,
         steps: Dense {
             name: "icp_program_step".into(),
             doc: vec![

@@ -426,7 +426,11 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
             let tuple = Expr::call("", operands);
             (
                 unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &call)),
-                Some(unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &tuple))),
+                Some(unindent(layout::expr_arm(
+                    ARM_LEVEL,
+                    &pc.to_string(),
+                    &tuple,
+                ))),
                 true,
             )
         }
