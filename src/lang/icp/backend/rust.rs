@@ -480,76 +480,106 @@ fn jump(w: &mut Writer<'_>, j: Jump, label: &str, level: usize) -> Vec<String> {
     }
 }
 
+/// The board commands that a program of several functions calls through
+/// outlined functions ([`HELPERS`]): the wrapper's name, its step's name,
+/// the `Board` method, and the parameters after the board.
+type BoardCommand = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+const NAME_PARAM: (&str, &str) = ("icp_name", "icp_rt::Name");
+
+const BOARD_COMMANDS: [BoardCommand; 5] = [
+    (
+        "icp_place",
+        "icp_step_place",
+        "place",
+        &[
+            NAME_PARAM,
+            ("icp_colour", "icp_rt::Colour"),
+            ("icp_kind", "icp_rt::Kind"),
+            ("icp_row", "i64"),
+            ("icp_col", "i64"),
+        ],
+    ),
+    (
+        "icp_occupy",
+        "icp_step_occupy",
+        "occupy",
+        &[NAME_PARAM, ("icp_row", "i64"), ("icp_col", "i64")],
+    ),
+    (
+        "icp_move_squares",
+        "icp_step_move_squares",
+        "move_squares",
+        &[
+            ("icp_r1", "i64"),
+            ("icp_c1", "i64"),
+            ("icp_r2", "i64"),
+            ("icp_c2", "i64"),
+        ],
+    ),
+    (
+        "icp_move_name_to",
+        "icp_step_move_name_to",
+        "move_name_to",
+        &[NAME_PARAM, ("icp_row", "i64"), ("icp_col", "i64")],
+    ),
+    (
+        "icp_move_name_by",
+        "icp_step_move_name_by",
+        "move_name_by",
+        &[NAME_PARAM, ("icp_drow", "i64"), ("icp_dcol", "i64")],
+    ),
+];
+
+/// The text of a board command's outlined function: `step`, its step
+/// (the command, then `icp_yes` or `icp_no`, the label to go to), else
+/// its wrapper (the command's own result).
+fn board_command((name, step_name, method, params): BoardCommand, step: bool) -> String {
+    let mut list = vec!["icp_board: &mut icp_rt::Board".to_string()];
+    list.extend(params.iter().map(|(p, ty)| format!("{p}: {ty}")));
+    let args: Vec<&str> = params.iter().map(|(p, _)| *p).collect();
+    let call = format!("icp_board.{method}({})", args.join(", "));
+    let mut lines = vec!["#[inline(never)]".to_string()];
+    let (head, ret, body) = if step {
+        list.extend(["icp_yes: i64".to_string(), "icp_no: i64".to_string()]);
+        let body = vec![
+            format!("    let icp_done = {call}?;"),
+            "    Ok(if icp_done { icp_yes } else { icp_no })".to_string(),
+        ];
+        (step_name, "Result<i64, icp_rt::Fault>", body)
+    } else {
+        (
+            name,
+            "Result<bool, icp_rt::Fault>",
+            vec![format!("    {call}")],
+        )
+    };
+    // Clippy's limit.
+    if list.len() > 7 {
+        lines.push("#[allow(clippy::too_many_arguments)]".to_string());
+    }
+    lines.extend(signature(&format!("fn {head}"), &[], &list, ret));
+    lines.extend(body);
+    lines.push("}".to_string());
+    lines.join("\n")
+}
+
 /// The outlined commands of a program of several functions, in the order
 /// they are written, each called rather than inlined into thousands of
 /// arms (which made `rustc -O` several times slower). `icp_step_*`: a
 /// statement that reads no `*` and goes to a label on either outcome is
 /// one call of one of these: the command, then the label to go to.
-const HELPERS: &[(&str, &str)] = &[
-    (
-        "icp_place",
-        "#[inline(never)]
-fn icp_place(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_colour: icp_rt::Colour,
-    icp_kind: icp_rt::Kind,
-    icp_row: i64,
-    icp_col: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.place(icp_name, icp_colour, icp_kind, icp_row, icp_col)
-}",
-    ),
-    (
-        "icp_occupy",
-        "#[inline(never)]
-fn icp_occupy(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_row: i64,
-    icp_col: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.occupy(icp_name, icp_row, icp_col)
-}",
-    ),
-    (
-        "icp_move_squares",
-        "#[inline(never)]
-fn icp_move_squares(
-    icp_board: &mut icp_rt::Board,
-    icp_r1: i64,
-    icp_c1: i64,
-    icp_r2: i64,
-    icp_c2: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.move_squares(icp_r1, icp_c1, icp_r2, icp_c2)
-}",
-    ),
-    (
-        "icp_move_name_to",
-        "#[inline(never)]
-fn icp_move_name_to(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_row: i64,
-    icp_col: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.move_name_to(icp_name, icp_row, icp_col)
-}",
-    ),
-    (
-        "icp_move_name_by",
-        "#[inline(never)]
-fn icp_move_name_by(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_drow: i64,
-    icp_dcol: i64,
-) -> Result<bool, icp_rt::Fault> {
-    icp_board.move_name_by(icp_name, icp_drow, icp_dcol)
-}",
-    ),
-    (
+static HELPERS: std::sync::LazyLock<Vec<(&'static str, String)>> = std::sync::LazyLock::new(|| {
+    let mut helpers: Vec<(&'static str, String)> = BOARD_COMMANDS
+        .iter()
+        .map(|c| (c.0, board_command(*c, false)))
+        .collect();
+    helpers.push((
         "icp_slide",
         "#[inline(never)]
 fn icp_slide(
@@ -560,103 +590,31 @@ fn icp_slide(
     icp_most: u64,
 ) -> Result<u64, icp_rt::Fault> {
     icp_board.slide(icp_name, icp_drow, icp_dcol, icp_most)
-}",
-    ),
-    (
+}"
+        .to_string(),
+    ));
+    helpers.push((
         "icp_write_text",
         "#[inline(never)]
 fn icp_write_text<W: Write>(icp_out: &mut W, icp_text: &str) -> Result<(), icp_rt::Fault> {
     icp_rt::write_text(icp_out, icp_text)
-}",
-    ),
-    (
+}"
+        .to_string(),
+    ));
+    helpers.push((
         "icp_write_count",
         "#[inline(never)]
 fn icp_write_count<W: Write>(icp_out: &mut W, icp_n: u64) -> Result<(), icp_rt::Fault> {
     icp_rt::write_count(icp_out, icp_n)
-}",
-    ),
-    (
-        "icp_step_place",
-        "#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn icp_step_place(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_colour: icp_rt::Colour,
-    icp_kind: icp_rt::Kind,
-    icp_row: i64,
-    icp_col: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.place(icp_name, icp_colour, icp_kind, icp_row, icp_col)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}",
-    ),
-    (
-        "icp_step_occupy",
-        "#[inline(never)]
-fn icp_step_occupy(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_row: i64,
-    icp_col: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.occupy(icp_name, icp_row, icp_col)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}",
-    ),
-    (
-        "icp_step_move_squares",
-        "#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn icp_step_move_squares(
-    icp_board: &mut icp_rt::Board,
-    icp_r1: i64,
-    icp_c1: i64,
-    icp_r2: i64,
-    icp_c2: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.move_squares(icp_r1, icp_c1, icp_r2, icp_c2)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}",
-    ),
-    (
-        "icp_step_move_name_to",
-        "#[inline(never)]
-fn icp_step_move_name_to(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_row: i64,
-    icp_col: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.move_name_to(icp_name, icp_row, icp_col)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}",
-    ),
-    (
-        "icp_step_move_name_by",
-        "#[inline(never)]
-fn icp_step_move_name_by(
-    icp_board: &mut icp_rt::Board,
-    icp_name: icp_rt::Name,
-    icp_drow: i64,
-    icp_dcol: i64,
-    icp_yes: i64,
-    icp_no: i64,
-) -> Result<i64, icp_rt::Fault> {
-    let icp_done = icp_board.move_name_by(icp_name, icp_drow, icp_dcol)?;
-    Ok(if icp_done { icp_yes } else { icp_no })
-}",
-    ),
-    (
+}"
+        .to_string(),
+    ));
+    helpers.extend(
+        BOARD_COMMANDS
+            .iter()
+            .map(|c| (c.1, board_command(*c, true))),
+    );
+    helpers.push((
         "icp_step_slide",
         "#[inline(never)]
 fn icp_step_slide(
@@ -668,9 +626,10 @@ fn icp_step_slide(
 ) -> Result<i64, icp_rt::Fault> {
     icp_board.slide(icp_name, icp_drow, icp_dcol, u64::MAX)?;
     Ok(icp_next)
-}",
-    ),
-    (
+}"
+        .to_string(),
+    ));
+    helpers.push((
         "icp_step_text",
         "#[inline(never)]
 fn icp_step_text<W: Write>(
@@ -680,9 +639,10 @@ fn icp_step_text<W: Write>(
 ) -> Result<i64, icp_rt::Fault> {
     icp_rt::write_text(icp_out, icp_text)?;
     Ok(icp_next)
-}",
-    ),
-    (
+}"
+        .to_string(),
+    ));
+    helpers.push((
         "icp_step_count",
         "#[inline(never)]
 fn icp_step_count<W: Write>(
@@ -693,9 +653,10 @@ fn icp_step_count<W: Write>(
 ) -> Result<i64, icp_rt::Fault> {
     icp_rt::write_count(icp_out, icp_board.count(icp_name))?;
     Ok(icp_next)
-}",
-    ),
-    (
+}"
+        .to_string(),
+    ));
+    helpers.push((
         "icp_read_into",
         "#[inline(never)]
 fn icp_read_into<R: std::io::BufRead>(
@@ -703,9 +664,11 @@ fn icp_read_into<R: std::io::BufRead>(
     icp_values: &mut [i64],
 ) -> Result<usize, icp_rt::Fault> {
     icp_in.read_into(icp_values)
-}",
-    ),
-];
+}"
+        .to_string(),
+    ));
+    helpers
+});
 
 /// The blocks of text of the outlined commands `used` ([`HELPERS`]), in
 /// their order, under the comments that say why they are.
@@ -729,7 +692,7 @@ fn helpers(used: &BTreeSet<&'static str>) -> Vec<String> {
                     .to_string(),
             );
         }
-        blocks.push(text.to_string());
+        blocks.push(text.clone());
     }
     blocks
 }
@@ -1013,14 +976,14 @@ mod tests {
         ];
         for entry in entries {
             let name = outlined(&entry, false);
-            let text = HELPERS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+            let text = HELPERS.iter().find(|(n, _)| *n == name).map(|(_, t)| t);
             let call = format!("icp_board.{}(", api::method(entry.rust));
             assert!(text.is_some_and(|t| t.contains(&call)), "{}", entry.name);
         }
         // A slide's step is written apart: it takes no failure target.
         for entry in &entries[..5] {
             let name = outlined(entry, true);
-            let text = HELPERS.iter().find(|(n, _)| *n == name).map(|(_, t)| *t);
+            let text = HELPERS.iter().find(|(n, _)| *n == name).map(|(_, t)| t);
             let call = format!("icp_board.{}(", api::method(entry.rust));
             assert!(text.is_some_and(|t| t.contains(&call)), "{}", entry.name);
         }
