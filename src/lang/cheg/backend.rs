@@ -190,8 +190,7 @@ fn rs(uses: &mut Uses, entry: &Entry) -> String {
 /// the program's frame included (the template's names, the `ENTRY`
 /// table).
 fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses, Vec<String>) {
-    let mut uses = Uses::new();
-    for entry in [
+    let frame = [
         &api::ENDGAME,
         &api::ENTRY_SPEC,
         &api::INVOCATION,
@@ -200,23 +199,45 @@ fn rust_cases(program: &Program) -> (Vec<CaseView>, Uses, Vec<String>) {
         &api::THREAD_READER,
         &api::SYSTEM_CLOCK,
         &api::FENCE,
-    ] {
+    ];
+    statement_cases(
+        program,
+        &frame,
+        |u, pc, op| outlined_arm(u, pc, op).map(|(lines, h)| (lines.join("\n"), h)),
+        |u, calls, pc, op, line| arm(u, calls, pc, op, line).join("\n"),
+        helper,
+    )
+}
+
+/// The cases of a program's statements in one target, what they use of
+/// the runtime (`frame`, the entries the target's frame always uses,
+/// included) and the functions that outlined statements call: above
+/// [`OUTLINE`] statements a statement is `outlined` where it can be, else
+/// `plain`; `helper` writes the function of each kind and shapes called.
+fn statement_cases(
+    program: &Program,
+    frame: &[&Entry],
+    mut outlined: impl FnMut(&mut Uses, usize, &Op) -> Option<(String, Helper)>,
+    mut plain: impl FnMut(&mut Uses, Calls, usize, &Op, u32) -> String,
+    mut helper: impl FnMut(&mut Uses, Outline, &[Shape]) -> String,
+) -> (Vec<CaseView>, Uses, Vec<String>) {
+    let mut uses = Uses::new();
+    for entry in frame {
         uses.add(entry);
     }
     let calls = Calls::of(program);
     let outline = program.statements.len() > OUTLINE;
-    let mut outlined = BTreeSet::new();
+    let mut helpers = BTreeSet::new();
     let cases = cases(program, |pc, op, line| {
-        let lines = match outline.then(|| outlined_arm(&mut uses, pc, op)).flatten() {
-            Some((lines, helper)) => {
-                outlined.insert(helper);
-                lines
+        match outline.then(|| outlined(&mut uses, pc, op)).flatten() {
+            Some((text, h)) => {
+                helpers.insert(h);
+                text
             }
-            None => arm(&mut uses, calls, pc, op, line),
-        };
-        lines.join("\n")
+            None => plain(&mut uses, calls, pc, op, line),
+        }
     });
-    let helpers = outlined
+    let helpers = helpers
         .into_iter()
         .map(|(kind, shapes)| helper(&mut uses, kind, &shapes))
         .collect();

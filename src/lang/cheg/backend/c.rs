@@ -12,15 +12,14 @@ use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::api;
 use super::super::runtime::engine::Cond;
 use super::{
-    Calls, CaseView, OUTLINE, Outline, Selected, Shape, cases, helper_name, select_from,
-    source_lines,
+    Calls, CaseView, Outline, Selected, Shape, helper_name, select_from, source_lines,
+    statement_cases,
 };
 use crate::codegen::chunks::{Case, Dense, Idle};
 use crate::codegen::escape::c_string_chunks;
 use crate::codegen::sections::{Entry, Markers, Uses};
 use crate::codegen::{self, Syntax, literal};
 use askama::Template;
-use std::collections::BTreeSet;
 
 /// The C runtime: the prelude, then chess, engine and UCI, section
 /// markers and all.
@@ -54,34 +53,21 @@ struct ProgramView {
 /// The cases of `icp_program_step`, what they use of the runtime (the
 /// program's frame included) and the functions outlined statements call.
 fn c_cases(program: &Program) -> (Vec<CaseView>, Uses, Vec<String>) {
-    let mut uses = Uses::new();
-    for entry in [
+    let frame = [
         &api::ENDGAME,
         &api::ENTRY_SPEC,
         &api::INVOCATION,
         &api::ENGINE_MAIN,
         &api::LIGHT,
         &api::FENCE,
-    ] {
-        uses.add(entry);
-    }
-    let calls = Calls::of(program);
-    let outline = program.statements.len() > OUTLINE;
-    let mut outlined = BTreeSet::new();
-    let cases = cases(program, |_, op, line| {
-        match outline.then(|| outlined_body(&mut uses, op)).flatten() {
-            Some((body, helper)) => {
-                outlined.insert(helper);
-                body
-            }
-            None => body(&mut uses, calls, op, line),
-        }
-    });
-    let helpers = outlined
-        .into_iter()
-        .map(|(kind, shapes)| helper(&mut uses, kind, &shapes))
-        .collect();
-    (cases, uses, helpers)
+    ];
+    statement_cases(
+        program,
+        &frame,
+        |u, _, op| outlined_body(u, op),
+        |u, calls, _, op, line| body(u, calls, op, line),
+        helper,
+    )
 }
 
 /// The shapes of `operands` when each is a variable or an integer.
@@ -98,7 +84,7 @@ fn shapes(operands: &[&Operand]) -> Option<Vec<Shape>> {
 
 /// The case of a statement as one call of the function of its kind and
 /// operands' shapes ([`helper`]), as the Rust back end does above
-/// [`OUTLINE`] statements: the case then makes no value of its own, and
+/// [`super::OUTLINE`] statements: the case then makes no value of its own, and
 /// `cc -O2`'s time grows with the program's length, not with the values
 /// its cases would make (20 s on 50,000 `ADD`s of a variable and an
 /// integer, 9 s outlined). `None` for another statement, or an operand
