@@ -3,7 +3,7 @@
 //!
 //! `main.rs` (the only code that does IO) talks to this module alone. Every
 //! language implements [`Lang`] in its folder under `src/lang/`; the
-//! [`languages!`] table below is the list of them, so adding a language
+//! `languages!` table below is the list of them, so adding a language
 //! is one new folder and one line in that table: the CLI (`--lang`), the
 //! crate writer and the test harness take their list from
 //! [`Language::ALL`]. Like the rest of the library it does no IO of its own:

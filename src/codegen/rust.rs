@@ -3,7 +3,7 @@
 //!
 //! A language's Rust back end gives a [`RustProgram`]: its selected
 //! runtime, its items (data, the program's functions and `pub fn run`)
-//! and how its `main` calls `run`. [`file`], [`module`] and
+//! and how its `main` calls `run`. [`file()`], [`module`] and
 //! [`crate_files`] lay it out through `templates/common/rust/program.rs`,
 //! so that every language offers the same API:
 //!

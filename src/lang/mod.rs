@@ -161,7 +161,7 @@ pub trait Lang {
 
     /// Generates `request.target` laid out as `request.layout`: one file
     /// ([`crate::codegen::one_file`]) or a crate's files
-    /// ([`crate::codegen::crate_files`]). A target the language has no back
+    /// ([`crate::codegen::rust::crate_files`]). A target the language has no back
     /// end for (yet) is [`Unsupported`].
     fn emit(
         program: &Self::Program,

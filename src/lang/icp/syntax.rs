@@ -1,4 +1,4 @@
-//! InfChessPro parser: source text → [`ast::Program`], with a diagnostic for
+//! InfChessPro parser: source text → [`super::ast::Program`], with a diagnostic for
 //! every malformed line (§1, §2, §4, §5). Each line is parsed on its own, so
 //! one bad line never hides errors on the others.
 

@@ -2,8 +2,8 @@
 //! [`Entry`] row each (its name, its path in the Rust runtime relative to
 //! the runtime module `icp_rt`, its C symbol, and the section of both
 //! runtimes that defines it). The back ends spell every runtime name a
-//! generated statement uses through this table ([`Uses::c`],
-//! [`Uses::rust`]), which records its section; a generated engine then
+//! generated statement uses through this table ([`crate::codegen::sections::Uses::c`],
+//! [`crate::codegen::sections::Uses::rust`]), which records its section; a generated engine then
 //! carries the core (chess, the search, UCI: `spec/cheg.md` §7) and the
 //! sections its program reaches, nothing else
 //! ([`crate::codegen::sections`]).
@@ -446,7 +446,7 @@ pub const OP_MVDIST: Entry = entry(
 );
 /// `INSQ`.
 pub const OP_INSQ: Entry = entry("INSQ", "engine::Binary::InSq", "ICP_B_IN_SQ", "op_insq");
-/// `OPP` (the instruction; the condition is [`COND_OPP`]).
+/// `OPP` (the instruction; the condition is [`T_OPPOSITION`]).
 pub const OP_OPP: Entry = entry("OPP", "engine::Binary::Opp", "ICP_B_OPP", "op_opp");
 /// `SQ>RNK`.
 pub const OP_SQRANK: Entry = entry(

@@ -1008,7 +1008,7 @@ impl Node {
     // @end sort
 
     // @section order_items: ordering node_impl
-    /// Orders moves by `ordering`: by their keys ([`Node::order_key`]),
+    /// Orders moves by `ordering`: by their keys (`Node::order_key`),
     /// stable; as given, they stay.
     pub fn order(&self, items: &mut [Value], ordering: Ordering) -> Result<(), Fault> {
         if ordering == Ordering::AsGiven || items.is_empty() {
@@ -2295,7 +2295,7 @@ impl Invocation<'_, '_> {
 
     // @section order: read write ordering inv_impl
     /// `ORDER u1,u2,o`: `u2` goes first when its key is less than `u1`'s
-    /// ([`Node::order_key`]); as given, nothing changes.
+    /// (`Node::order_key`); as given, nothing changes.
     pub fn order(&mut self, u1: Var, u2: Var, ordering: Ordering) -> Result<(), Fault> {
         let (a, b) = (self.read(u1), self.read(u2));
         let swap = ordering != Ordering::AsGiven;
