@@ -140,3 +140,104 @@ fn generated_crates_build_and_pass_clippy() {
         }
     }
 }
+
+/// A generated crate inside a user's workspace (docs/generated-code.md):
+/// its `Cargo.toml` names no workspace, so as a path dependency of a
+/// member in the workspace's folder it is a member too. The member
+/// calls its library (`sum::run`; `krk::best_move` and `krk::perft` of
+/// a CHEG engine), and `cargo run` in the crate's own folder runs its
+/// `main`.
+#[test]
+#[ignore = "builds a user's workspace with cargo (an external build): .ci/run runs it"]
+fn a_generated_crate_is_a_dependency_and_runs_inside_a_workspace() {
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path();
+    let example =
+        |file: &str| std::fs::read_to_string(support::root().join("examples").join(file)).unwrap();
+    write_crate(
+        &root.join("sum-crate"),
+        "sum",
+        Language::InfChessPro,
+        &example("sum.icp"),
+    );
+    write_crate(
+        &root.join("krk-crate"),
+        "krk",
+        Language::Cheg,
+        &example("krk.cheg"),
+    );
+    std::fs::write(
+        root.join("Cargo.toml"),
+        "[workspace]\nmembers = [\"app\"]\nresolver = \"2\"\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("app/src")).unwrap();
+    std::fs::write(
+        root.join("app/Cargo.toml"),
+        "[package]\nname = \"app\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+         [dependencies]\nsum = { path = \"../sum-crate\" }\nkrk = { path = \"../krk-crate\" }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("app/src/main.rs"),
+        "fn main() {\n    \
+             let input = std::io::BufReader::new(std::io::stdin());\n    \
+             sum::run(input, std::io::stdout()).unwrap();\n    \
+             let fen = \"8/8/8/4k3/8/8/8/R3K3 w - - 0 1\";\n    \
+             println!(\"perft 2: {}\", krk::perft(fen, 2).unwrap());\n    \
+             println!(\"{:?}\", krk::best_move(fen, 1).unwrap());\n\
+         }\n",
+    )
+    .unwrap();
+    // `cargo run` in `dir` with `input` on standard input.
+    let cargo_run = |dir: &std::path::Path, input: &[u8]| {
+        let mut child = Command::new("cargo")
+            .args(["run", "--offline", "--quiet"])
+            .env_remove("CARGO_TARGET_DIR")
+            .current_dir(dir)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "cargo run in {}:\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // What the interpreter answers for the same queries (CHEG §7.3).
+    let krk = driver::check(Language::Cheg, &example("krk.cheg"))
+        .unwrap()
+        .program;
+    let query = |args: &[&str]| {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let options = icp2c::lang::RunOptions {
+            args,
+            ..Default::default()
+        };
+        let mut out = Vec::new();
+        krk.run_with(&mut &b""[..], &mut out, &mut Vec::new(), &options)
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 0 1";
+    let perft = query(&["--fen", fen, "--perft", "2"]);
+    let best = query(&["--fen", fen, "--depth", "1"]);
+    let words: Vec<&str> = best.split_whitespace().collect();
+    let want = format!(
+        "14\nperft 2: {}\n(Some({:?}), {})\n",
+        perft.trim(),
+        words[1],
+        words[3]
+    );
+    // The member, which calls both libraries.
+    assert_eq!(cargo_run(&root.join("app"), b"3 1 4 1 5"), want);
+    // The crate's own `main`, run in its folder inside the workspace.
+    assert_eq!(cargo_run(&root.join("sum-crate"), b"3 1 4 1 5"), "14\n");
+}
