@@ -53,15 +53,40 @@ pub struct Case {
     pub comment: String,
     /// Its code.
     pub lines: Vec<String>,
-    /// Its arm in the operand form of a [`Dense`] with an [`Operands`]
-    /// tail, when it has one: either an arm whose value is the statement's
-    /// operands (`yields`), or one that `return`s the function's value
-    /// itself. `None`: the statement has no operand form, and its
+    /// Its arm in the operand form of a [`Dense`] with [`Operands`], when
+    /// it has one. `None`: the statement has no operand form, and its
     /// function keeps the plain form.
-    pub operands: Option<Vec<String>>,
-    /// Whether `operands` is an arm giving operands (rather than one that
-    /// returns).
-    pub yields: bool,
+    pub operands: Option<OperandArm>,
+}
+
+impl Case {
+    /// A statement with no operand form.
+    pub fn new(pc: usize, comment: String, lines: Vec<String>) -> Case {
+        Case {
+            pc,
+            comment,
+            lines,
+            operands: None,
+        }
+    }
+}
+
+/// A statement's arm in the operand form ([`Operands`]), one line each.
+#[derive(Clone, Debug)]
+pub enum OperandArm {
+    /// An arm whose value is the statement's operands.
+    Yields(Vec<String>),
+    /// An arm that `return`s the function's value itself.
+    Returns(Vec<String>),
+}
+
+impl OperandArm {
+    /// Its lines.
+    pub fn lines(&self) -> &[String] {
+        match self {
+            OperandArm::Yields(lines) | OperandArm::Returns(lines) => lines,
+        }
+    }
 }
 
 /// The operand form of Rust functions of statements that mostly make the
@@ -217,7 +242,9 @@ impl Dense {
                     operands: rust
                         && self.operands.is_some()
                         && cases.iter().all(|c| c.operands.is_some())
-                        && cases.iter().any(|c| c.yields),
+                        && cases
+                            .iter()
+                            .any(|c| matches!(c.operands, Some(OperandArm::Yields(_)))),
                     signature: if rust {
                         rust_signature(&name, &params, &self.returns)
                     } else {
@@ -263,6 +290,10 @@ impl Dense {
     /// (`#[inline(never)]`, so rustc's time stays linear) and `{name}`
     /// dispatching on `pc / RUST_CHUNK`.
     pub fn rust(&self) -> String {
+        debug_assert!(
+            self.operands.is_none() || self.wrap.is_empty(),
+            "the operand form has no wrap"
+        );
         let view = RustView {
             d: self,
             chunks: self.chunks(RUST_CHUNK, true),
@@ -308,12 +339,12 @@ mod tests {
             idle: None,
             operands: None,
             cases: (0..n)
-                .map(|pc| Case {
-                    pc,
-                    comment: format!("line {pc}"),
-                    lines: vec![format!("return {};", pc + 1)],
-                    operands: None,
-                    yields: false,
+                .map(|pc| {
+                    Case::new(
+                        pc,
+                        format!("line {pc}"),
+                        vec![format!("return {};", pc + 1)],
+                    )
                 })
                 .collect(),
         }

@@ -458,16 +458,13 @@ pub fn emit_rust(program: &Program, source_name: &str) -> RustProgram {
         operands: None,
         cases: cases
             .into_iter()
-            .map(|c| Case {
-                pc: c.pc,
-                comment: c.comment,
-                lines: c
+            .map(|c| {
+                let lines = c
                     .body
                     .lines()
                     .map(|l| l.strip_prefix(&layout::pad(ARM)).unwrap_or(l).to_string())
-                    .collect(),
-                operands: None,
-                yields: false,
+                    .collect();
+                Case::new(c.pc, c.comment, lines)
             })
             .collect(),
     }

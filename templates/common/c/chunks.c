@@ -1,31 +1,4 @@
-{%- if chunks.len() <= 1 %}
-{%- for line in d.doc %}
-{% if loop.first %}/* {% else %} * {% endif %}{{ line }}{% if loop.last %} */{% endif %}
-{%- endfor %}
-{{ d.storage }} {{ d.returns }} {{ d.name }}({{ chunks[0].signature }})
-{
-    switch ({{ d.pc }}) {
-{%- for chunk in chunks %}
-{%- for c in chunk.cases %}
-    case {{ c.pc }}: /* {{ c.comment }} */
-{%- for line in c.lines %}
-        {{ line }}
-{%- endfor %}
-{%- endfor %}
-{%- endfor %}
-    default:
-        {{ chunks[0].default }}
-    }
-}
-{%- else %}
-{%- if lean %}
-
-{{ c_lean }}
-{%- endif %}
-{%- for chunk in chunks %}
-
-/* Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.cases.len() - 1 }}. */
-{% if lean %}ICP_CHUNK{% else %}{{ d.storage }}{% endif %} {{ d.returns }} {{ d.name }}_{{ loop.index0 }}({{ chunk.signature }})
+{%- macro body(chunk) %}
 {
     switch ({{ d.pc }}) {
 {%- for c in chunk.cases %}
@@ -38,6 +11,23 @@
         {{ chunk.default }}
     }
 }
+{%- endmacro %}
+{%- if chunks.len() <= 1 %}
+{%- for line in d.doc %}
+{% if loop.first %}/* {% else %} * {% endif %}{{ line }}{% if loop.last %} */{% endif %}
+{%- endfor %}
+{{ d.storage }} {{ d.returns }} {{ d.name }}({{ chunks[0].signature }})
+{%- call body(chunks[0]) %}{% endcall %}
+{%- else %}
+{%- if lean %}
+
+{{ c_lean }}
+{%- endif %}
+{%- for chunk in chunks %}
+
+/* Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.cases.len() - 1 }}. */
+{% if lean %}ICP_CHUNK{% else %}{{ d.storage }}{% endif %} {{ d.returns }} {{ d.name }}_{{ loop.index0 }}({{ chunk.signature }})
+{%- call body(chunk) %}{% endcall %}
 {%- endfor %}
 
 {%- for line in d.doc %}

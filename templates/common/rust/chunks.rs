@@ -4,8 +4,8 @@
     let {{ op.pattern }} = match {{ d.pc }} {
 {%- for c in chunk.cases %}
         // {{ c.comment }}
-{%- if let Some(lines) = c.operands %}
-{%- for line in lines %}
+{%- if let Some(arm) = c.operands %}
+{%- for line in arm.lines() %}
 {% if !line.is_empty() %}        {{ line }}{% endif %}
 {%- endfor %}
 {%- endif %}

@@ -128,43 +128,34 @@ fn outlined_body(u: &mut Uses, op: &Op) -> Option<(String, (Outline, Vec<Shape>)
 /// The function outlined statements of `kind` on operands of `shapes`
 /// call: their values made here, then the runtime's statement.
 fn helper(u: &mut Uses, kind: Outline, shapes: &[Shape]) -> String {
-    let names = ["a", "b"];
-    let mut params = vec!["icp_inv *inv".to_string()];
+    // (name, C type) of each parameter after the invocation, in order.
+    let mut named: Vec<(String, &str)> = match kind {
+        Outline::Unary | Outline::Binary => {
+            vec![("op".into(), "int"), ("dst".into(), "icp_var")]
+        }
+        Outline::Jump => vec![("cmp".into(), "int")],
+    };
     let mut args = vec!["inv".to_string()];
+    args.extend(named.iter().map(|(n, _)| n.clone()));
+    for (shape, name) in shapes.iter().zip(["a", "b"]) {
+        let (ty, arg) = match shape {
+            Shape::Var => ("icp_var", format!("{}(inv, {name})", u.c(&api::READ))),
+            Shape::Int => ("int64_t", format!("{}({name})", u.c(&api::INTEGER))),
+        };
+        named.push((name.into(), ty));
+        args.push(arg);
+    }
     let entry = match kind {
         Outline::Unary => &api::UNARY,
         Outline::Binary => &api::BINARY,
-        Outline::Jump => &api::JUMP,
+        Outline::Jump => {
+            named.push(("target".into(), "size_t"));
+            args.push("target".into());
+            &api::JUMP
+        }
     };
-    params.push(
-        if kind == Outline::Jump {
-            "int cmp"
-        } else {
-            "int op"
-        }
-        .to_string(),
-    );
-    args.push(if kind == Outline::Jump { "cmp" } else { "op" }.to_string());
-    if kind != Outline::Jump {
-        params.push("icp_var dst".to_string());
-        args.push("dst".to_string());
-    }
-    for (shape, name) in shapes.iter().zip(names) {
-        match shape {
-            Shape::Var => {
-                params.push(format!("icp_var {name}"));
-                args.push(format!("{}(inv, {name})", u.c(&api::READ)));
-            }
-            Shape::Int => {
-                params.push(format!("int64_t {name}"));
-                args.push(format!("{}({name})", u.c(&api::INTEGER)));
-            }
-        }
-    }
-    if kind == Outline::Jump {
-        params.push("size_t target".to_string());
-        args.push("target".to_string());
-    }
+    let mut params = vec!["icp_inv *inv".to_string()];
+    params.extend(named.iter().map(|(n, ty)| format!("{ty} {n}")));
     format!(
         "ICP_LIGHT static int {}({})\n{{\n    return {}({});\n}}",
         helper_name(kind, shapes),
@@ -237,12 +228,12 @@ pub fn emit_c(program: &Program, source_name: &str) -> String {
             operands: None,
             cases: cases
                 .into_iter()
-                .map(|c| Case {
-                    pc: c.pc,
-                    comment: c.comment,
-                    lines: c.body.lines().map(str::to_string).collect(),
-                    operands: None,
-                    yields: false,
+                .map(|c| {
+                    Case::new(
+                        c.pc,
+                        c.comment,
+                        c.body.lines().map(str::to_string).collect(),
+                    )
                 })
                 .collect(),
         }

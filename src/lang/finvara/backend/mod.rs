@@ -9,7 +9,7 @@
 
 use super::ir::{Action, Program, Value};
 use super::runtime::api;
-use crate::codegen::chunks::{Case, Dense, Operands};
+use crate::codegen::chunks::{Case, Dense, OperandArm, Operands};
 use crate::codegen::escape::comment;
 use crate::codegen::layout::{self, Expr};
 use crate::codegen::rust::{RUN_DOC, RustProgram, Streams, run_signature};
@@ -228,9 +228,8 @@ enum MoveOp {
 }
 
 /// A move's arm as a back end spells it: its lines, and (Rust) its arm
-/// in the operand form with whether that arm yields operands
-/// ([`Case::operands`], [`Case::yields`]).
-type Arm = (Vec<String>, Option<Vec<String>>, bool);
+/// in the operand form ([`Case::operands`]).
+type Arm = (Vec<String>, Option<OperandArm>);
 
 /// One case per move, its lines spelt by `arm`.
 fn cases(program: &Program, mut arm: impl FnMut(usize, MoveOp) -> Arm) -> Vec<Case> {
@@ -269,13 +268,10 @@ fn cases(program: &Program, mut arm: impl FnMut(usize, MoveOp) -> Arm) -> Vec<Ca
                     target: *target,
                 },
             };
-            let (lines, operands, yields) = arm(i, op);
+            let (lines, operands) = arm(i, op);
             Case {
-                pc: i,
-                comment: move_comment(program, i),
-                lines,
                 operands,
-                yields,
+                ..Case::new(i, move_comment(program, i), lines)
             }
         })
         .collect()
@@ -321,7 +317,6 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
                 args.join(", "),
             )],
             None,
-            false,
         ),
         MoveOp::Place {
             colour,
@@ -334,7 +329,6 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
                 format!("return {target};"),
             ],
             None,
-            false,
         ),
     });
     let moves = Dense {
@@ -426,12 +420,11 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
             let tuple = Expr::call("", operands);
             (
                 unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &call)),
-                Some(unindent(layout::expr_arm(
+                Some(OperandArm::Yields(unindent(layout::expr_arm(
                     ARM_LEVEL,
                     &pc.to_string(),
                     &tuple,
-                ))),
-                true,
+                )))),
             )
         }
         MoveOp::Place {
@@ -451,8 +444,7 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
             };
             (
                 block(format!("Ok({target})")),
-                Some(block(format!("return Ok({target});"))),
-                false,
+                Some(OperandArm::Returns(block(format!("return Ok({target});")))),
             )
         }
     });
