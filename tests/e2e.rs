@@ -16,9 +16,9 @@
 mod support;
 
 use icp2c::Outcome;
-use icp2c::driver::{self, Language, Program};
+use icp2c::driver::{Language, Program};
 use std::path::Path;
-use support::batch::{build_rust_batch, run_batch};
+use support::batch::{Prog, build_rust_batch, compare, run_batch};
 use support::{Case, Ran, build_c, cases, parallel, run_exe, show};
 
 /// A language as this harness runs it.
@@ -63,13 +63,6 @@ fn finvara_examples() -> Vec<Case> {
         case("check_ends.fin", "7 7\n", "1\n"),
         case("check_ends.fin", "7 8\n", "0\n"),
     ]
-}
-
-fn program(lang: &Lang, case: &Case) -> Program {
-    let source = std::fs::read_to_string(&case.path).unwrap();
-    driver::check(lang.language, &source)
-        .unwrap_or_else(|e| panic!("{} rejected: {e:?}", case.path.display()))
-        .program
 }
 
 /// The interpreter's run of `case`: what a generated program must print.
@@ -118,27 +111,20 @@ fn expected(case: &Case, got: &Ran) -> Option<String> {
     })
 }
 
-/// What one back end's run of `case` differs in from the interpreter's.
-fn differs(case: &Case, target: &str, got: &Ran, reference: &Ran) -> Option<String> {
-    (got != reference).then(|| {
-        format!(
-            "{} [{target}] differs from the interpreter: exit {} vs {}\n--- {target} stdout\n{}\n--- run stdout\n{}\n--- {target} stderr\n{}\n--- run stderr\n{}",
-            case.name,
-            got.status,
-            reference.status,
-            show(&got.stdout),
-            show(&reference.stdout),
-            show(&got.stderr),
-            show(&reference.stderr)
-        )
-    })
-}
-
 /// Every case of `lang` through the interpreter, its C (one `cc` each)
 /// and its Rust (all of them one `rustc` batch, tests/support/batch.rs):
 /// the failures.
 fn check_language(lang: &Lang, all: &[Case], dir: &Path) -> Vec<String> {
-    let programs: Vec<Program> = all.iter().map(|case| program(lang, case)).collect();
+    let progs: Vec<Prog> = all
+        .iter()
+        .map(|case| Prog {
+            name: case.name.clone(),
+            lang: lang.language,
+            source: std::fs::read_to_string(&case.path).unwrap(),
+            input: case.input.clone(),
+        })
+        .collect();
+    let programs: Vec<Program> = progs.iter().map(Prog::checked).collect();
     let files: Vec<String> = all
         .iter()
         .map(|case| {
@@ -176,16 +162,16 @@ fn check_language(lang: &Lang, all: &[Case], dir: &Path) -> Vec<String> {
         let mut failures: Vec<String> = expected(case, &reference).into_iter().collect();
         match &built[i + 1] {
             Err(e) => failures.push(format!("{} [c]: {e}", case.name)),
-            Ok(exe) => failures.extend(differs(
-                case,
+            Ok(exe) => failures.extend(compare(
+                &progs[i],
                 "c",
                 &run_exe(exe, &[], &case.input),
                 &reference,
             )),
         }
         if let Ok(exe) = &built[0] {
-            failures.extend(differs(
-                case,
+            failures.extend(compare(
+                &progs[i],
                 "rust",
                 &run_batch(exe, i, &case.input),
                 &reference,
