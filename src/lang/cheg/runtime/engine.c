@@ -1038,29 +1038,24 @@ ICP_LIGHT static int icp_node_legal(const icp_node *node, icp_move_value m, icp_
 
 /* A variable (§3), as generated code names it: ICP_USER(slot),
  * ICP_VAR(ICP_VAR_X), ICP_PIECE_VAR(mover, kind, index) (mover 1: W, the
- * side to move). */
-typedef struct {
-    uint8_t var, mover, kind, index;
-    uint32_t slot;
-} icp_var;
+ * side to move). One integer, bits 0-7 the variable, 8-15 the mover,
+ * 16-23 the piece kind, 24-31 the index, 32-63 a user variable's slot:
+ * each is a constant expression, so that a statement that names variables
+ * is a single call with constant arguments, which gcc compiles in a third
+ * of the time of the calls that built a structure. */
+typedef uint64_t icp_var;
 
 /* @section var */
-static icp_var icp_var_make(int var, int mover, int kind, int index, uint32_t slot)
-{
-    icp_var v;
-    v.var = (uint8_t)var;
-    v.mover = (uint8_t)mover;
-    v.kind = (uint8_t)kind;
-    v.index = (uint8_t)index;
-    v.slot = slot;
-    return v;
-}
-
-#define ICP_VAR(var) icp_var_make((var), 0, 0, 0, 0)
+#define ICP_VAR_MAKE(var, mover, kind, index, slot)                                            \
+    ((icp_var)(var) | (icp_var)(mover) << 8 | (icp_var)(kind) << 16 | (icp_var)(index) << 24 | \
+     (icp_var)(slot) << 32)
+#define ICP_VAR_OF(v) ((int)((v) & 0xff))
+#define ICP_VAR(var) ICP_VAR_MAKE((var), 0, 0, 0, 0)
 /* @end var */
 /* @section var_user: var */
 #define ICP_VAR_USER 0
-#define ICP_USER(slot) icp_var_make(ICP_VAR_USER, 0, 0, 0, (slot))
+#define ICP_USER(slot) ICP_VAR_MAKE(ICP_VAR_USER, 0, 0, 0, (slot))
+#define ICP_VAR_SLOT(v) ((uint32_t)((v) >> 32))
 /* @end var_user */
 /* @section var_x: var */
 #define ICP_VAR_X 1
@@ -1082,7 +1077,7 @@ static icp_var icp_var_make(int var, int mover, int kind, int index, uint32_t sl
 /* @end var_side */
 /* @section var_piece: var piece_variable */
 #define ICP_VAR_PIECE 7
-#define ICP_PIECE_VAR(mover, kind, index) icp_var_make(ICP_VAR_PIECE, (mover), (kind), (index), 0)
+#define ICP_PIECE_VAR(mover, kind, index) ICP_VAR_MAKE(ICP_VAR_PIECE, (mover), (kind), (index), 0)
 /* @end var_piece */
 
 /* @section cond_arg */
@@ -1579,10 +1574,10 @@ ICP_COLD static void icp_fault(const icp_inv *inv, char *message)
 /* Reads a variable (§3): an owned value. */
 ICP_LIGHT static icp_value icp_read(icp_inv *inv, icp_var v)
 {
-    switch (v.var) {
+    switch (ICP_VAR_OF(v)) {
 /* @section var_user */
     case ICP_VAR_USER:
-        return v.slot < inv->var_count ? icp_ref(&inv->vars[v.slot]) : icp_undefined();
+        return ICP_VAR_SLOT(v) < inv->var_count ? icp_ref(&inv->vars[ICP_VAR_SLOT(v)]) : icp_undefined();
 /* @end var_user */
 /* @section var_x */
     case ICP_VAR_X:
@@ -1610,7 +1605,8 @@ ICP_LIGHT static icp_value icp_read(icp_inv *inv, icp_var v)
 /* @end var_side */
 /* @section var_piece */
     case ICP_VAR_PIECE:
-        return icp_piece_variable_value(&inv->node, v.mover, v.kind, v.index);
+        return icp_piece_variable_value(&inv->node, (int)(v >> 8 & 0xff), (int)(v >> 16 & 0xff),
+                                        (int)(v >> 24 & 0xff));
 /* @end var_piece */
     default:
         return icp_undefined();
@@ -1622,12 +1618,12 @@ ICP_LIGHT static icp_value icp_read(icp_inv *inv, icp_var v)
 /* Writes a variable (value consumed): user variables and SIDE. */
 ICP_LIGHT static void icp_write(icp_inv *inv, icp_var v, icp_value value)
 {
-    switch (v.var) {
+    switch (ICP_VAR_OF(v)) {
 /* @section var_user */
     case ICP_VAR_USER:
-        if (v.slot < inv->var_count) {
-            icp_drop(&inv->vars[v.slot]);
-            inv->vars[v.slot] = value;
+        if (ICP_VAR_SLOT(v) < inv->var_count) {
+            icp_drop(&inv->vars[ICP_VAR_SLOT(v)]);
+            inv->vars[ICP_VAR_SLOT(v)] = value;
             return;
         }
         break;
