@@ -12,13 +12,14 @@
 //! leaves them (its back end lays them out with these sizes and
 //! [`C_LEAN`]); Finvara's moves and CHEG's statements are numbered densely
 //! and run one per call, which [`Dense`] lays out for both targets: chunk
-//! `k` holds the statements `k × CHUNK ..`, and a dispatcher picks it by
-//! `pc / CHUNK`.
+//! `k` holds the statements `k × CHUNK ..`, a dispatcher picks it by
+//! `pc / CHUNK`, and in C its `switch` is on `pc - k × CHUNK`, so that no
+//! two chunks have the same code (see `Chunk::base`).
 
 use askama::Template;
 
 /// Statements per C chunk function.
-pub const C_CHUNK: usize = 512;
+pub const C_CHUNK: usize = 256;
 
 /// Statements per Rust chunk function (rustc's time per function grows
 /// faster than gcc's).
@@ -74,7 +75,9 @@ impl Case {
 /// A statement's arm in the operand form ([`Operands`]), one line each.
 #[derive(Clone, Debug)]
 pub enum OperandArm {
-    /// An arm whose value is the statement's operands.
+    /// An arm that gives the statement's operands: Rust, a `match` arm
+    /// whose value they are; C, the statements that assign them (the
+    /// template adds the `break`).
     Yields(Vec<String>),
     /// An arm that `return`s the function's value itself.
     Returns(Vec<String>),
@@ -87,19 +90,27 @@ impl OperandArm {
             OperandArm::Yields(lines) | OperandArm::Returns(lines) => lines,
         }
     }
+
+    /// Whether it gives operands (and goes on to the call).
+    pub fn yields(&self) -> bool {
+        matches!(self, OperandArm::Yields(_))
+    }
 }
 
-/// The operand form of Rust functions of statements that mostly make the
-/// same call with different constants (Finvara's moves): the `match`
-/// yields the operands, bound by `pattern`, and one `call` after it
-/// uses them. rustc compiles a `match` of constant tuples (a table) in
-/// about half the time of a `match` of calls.
+/// The operand form of functions of statements that mostly make the same
+/// call with different constants (Finvara's moves): each statement gives
+/// the operands, and one `call` after the `match` or `switch` uses them.
+/// rustc compiles a `match` of constant tuples (a table) in about half the
+/// time of a `match` of calls, and gcc a `switch` of assignments in two
+/// thirds of the time of a `switch` of calls.
 #[derive(Clone, Debug)]
 pub struct Operands {
-    /// The `let` pattern (`(turn, colour, mv, then)`).
+    /// Rust: the `let` pattern that the `match` yields to (`(turn, colour,
+    /// mv, then)`). C: the declarations of the operands, which each
+    /// statement assigns before its `break` (`uint64_t turn; int colour;`).
     pub pattern: String,
     /// The call after the `match` (`game.play(turn, colour, mv, then)`),
-    /// the function's value.
+    /// the function's value; in C, a statement (`return icp_play(…);`).
     pub call: String,
 }
 
@@ -134,9 +145,9 @@ pub struct Dense {
     pub storage: String,
     /// A parameter that some statements may not use ([`Idle`]).
     pub idle: Option<Idle>,
-    /// Rust: the operand form ([`Operands`]), taken by each function
-    /// whose statements all have one and one of which yields operands.
-    /// Needs an empty `wrap`.
+    /// The operand form ([`Operands`]), taken by each function whose
+    /// statements all have one and one of which yields operands. Rust:
+    /// needs an empty `wrap`.
     pub operands: Option<Operands>,
     /// The statements, in order of `pc` from 0.
     pub cases: Vec<Case>,
@@ -165,13 +176,32 @@ impl Idle {
 /// One function of statements, as the templates lay it out.
 struct Chunk<'a> {
     cases: &'a [Case],
+    /// C: the number of its first statement when it is one of several
+    /// functions, else 0. Its `switch` is on the statement's number less
+    /// this, so that its case labels count from 0 and each function's code
+    /// differs from the others' even where the statements are the same:
+    /// gcc's identical code folding (at `-O2`) compares every pair of
+    /// functions whose code hashes alike, each comparison costing the
+    /// functions' length, which on a long run of alike statements made
+    /// its time grow with the square of the program's length.
+    base: usize,
     /// C: its parameters. Rust: its signature up to `{`, laid out as
     /// rustfmt does (`{name}` stands for the function's name).
     signature: String,
     /// C: its `default` statement.
     default: String,
-    /// Rust: whether it takes the operand form ([`Operands`]).
+    /// Whether it takes the operand form ([`Operands`]).
     operands: bool,
+}
+
+impl Chunk<'_> {
+    /// C: what its `switch` is on (`pc`, or `pc - 1536`).
+    fn c_index(&self, pc: &str) -> String {
+        match self.base {
+            0 => pc.to_string(),
+            base => format!("{pc} - {base}"),
+        }
+    }
 }
 
 /// `fn NAME(PARAMS) -> RET {` as rustfmt lays out a signature: on one line
@@ -239,8 +269,8 @@ impl Dense {
                     .collect();
                 Chunk {
                     cases,
-                    operands: rust
-                        && self.operands.is_some()
+                    base: if single { 0 } else { k * size },
+                    operands: self.operands.is_some()
                         && cases.iter().all(|c| c.operands.is_some())
                         && cases
                             .iter()
@@ -369,6 +399,30 @@ mod tests {
             chunks - 1,
             chunks - 1
         )));
+        // Chunk 1 counts its cases from its first statement, so that its
+        // code differs from chunk 2's even when the statements are alike
+        // (gcc's identical code folding compares functions that hash
+        // alike, each pair at the cost of their length).
+        let second = format!(
+            "/* Statements {C_CHUNK} to {}, case 0 being {C_CHUNK}. */\n\
+             ICP_CHUNK long icp_move_1(long pc)\n{{\n    switch (pc - {C_CHUNK}) {{\n    \
+             case 0: /* line {C_CHUNK} */\n        return {};\n",
+            2 * C_CHUNK - 1,
+            C_CHUNK + 1
+        );
+        assert!(c.contains(&second), "{second} not in:\n{c}");
+        let mut alike = dense(n);
+        alike
+            .cases
+            .iter_mut()
+            .for_each(|c| (c.comment, c.lines) = ("alike".into(), vec!["return 0;".into()]));
+        let alike = alike.c();
+        let body = |k: usize| {
+            let start = alike.find(&format!("icp_move_{k}(long pc)")).unwrap();
+            let end = start + alike[start..].find("\n}\n").unwrap();
+            alike[start..end].replace(&format!("icp_move_{k}"), "icp_move_k")
+        };
+        assert_ne!(body(1), body(2), "two chunks of alike statements are alike");
         let mut d = dense(RUST_CHUNK + 1);
         d.returns = "usize".into();
         d.params = vec!["pc: usize".into()];

@@ -1,8 +1,29 @@
 {%- macro body(chunk) %}
 {
-    switch ({{ d.pc }}) {
+{%- if chunk.operands %}
+{%- if let Some(op) = d.operands %}
+    {{ op.pattern }}
+    switch ({{ chunk.c_index(d.pc) }}) {
 {%- for c in chunk.cases %}
-    case {{ c.pc }}: /* {{ c.comment }} */
+    case {{ c.pc - chunk.base }}: /* {{ c.comment }} */
+{%- if let Some(arm) = c.operands %}
+{%- for line in arm.lines() %}
+        {{ line }}
+{%- endfor %}
+{%- if arm.yields() %}
+        break;
+{%- endif %}
+{%- endif %}
+{%- endfor %}
+    default:
+        {{ chunk.default }}
+    }
+    {{ op.call }}
+{%- endif %}
+{%- else %}
+    switch ({{ chunk.c_index(d.pc) }}) {
+{%- for c in chunk.cases %}
+    case {{ c.pc - chunk.base }}: /* {{ c.comment }} */
 {%- for line in c.lines %}
         {{ line }}
 {%- endfor %}
@@ -10,6 +31,7 @@
     default:
         {{ chunk.default }}
     }
+{%- endif %}
 }
 {%- endmacro %}
 {%- if chunks.len() <= 1 %}
@@ -25,7 +47,7 @@
 {%- endif %}
 {%- for chunk in chunks %}
 
-/* Statements {{ loop.index0 * size }} to {{ loop.index0 * size + chunk.cases.len() - 1 }}. */
+/* Statements {{ chunk.base }} to {{ chunk.base + chunk.cases.len() - 1 }}, case 0 being {{ chunk.base }}. */
 {% if lean %}ICP_CHUNK{% else %}{{ d.storage }}{% endif %} {{ d.returns }} {{ d.name }}_{{ loop.index0 }}({{ chunk.signature }})
 {%- call body(chunk) %}{% endcall %}
 {%- endfor %}

@@ -305,31 +305,33 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
     let mut uses = uses(program);
     let cases = cases(program, |_, op| match op {
         MoveOp::Step {
-            turn,
-            colour,
-            args,
-            skip_to,
-            next,
-        } => (
-            vec![format!(
-                "return {}(g, {turn}, {colour}, {}, {skip_to}, {next});",
-                uses.c(&api::PLAY),
-                args.join(", "),
-            )],
-            None,
-        ),
+            turn, colour, args, ..
+        } => {
+            let [kind, from, to, promo] = &args;
+            (
+                vec![format!(
+                    "return {}(g, icp_pc, {turn}, {colour}, {});",
+                    uses.c(&api::PLAY),
+                    args.join(", "),
+                )],
+                Some(OperandArm::Yields(vec![format!(
+                    "icp_turn = {turn}; icp_colour = {colour}; icp_kind = {kind}; icp_from = {from}; \
+                     icp_to = {to}; icp_promo = {promo};"
+                )])),
+            )
+        }
         MoveOp::Place {
             colour,
             kind,
             square,
             target,
-        } => (
-            vec![
+        } => {
+            let lines = vec![
                 format!("{}(g, {colour}, {kind}, {square});", uses.c(&api::PLACE)),
                 format!("return {target};"),
-            ],
-            None,
-        ),
+            ];
+            (lines.clone(), Some(OperandArm::Returns(lines)))
+        }
     });
     let moves = Dense {
         name: "icp_move".into(),
@@ -345,7 +347,16 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
         wrap: String::new(),
         storage: "static".into(),
         idle: None,
-        operands: None,
+        // A move is a call of `icp_play` with its constants: the
+        // functions assign the constants and call `icp_play` once.
+        operands: Some(Operands {
+            pattern: "uint64_t icp_turn; int icp_colour; int32_t icp_kind, icp_from, icp_to, icp_promo;"
+                .into(),
+            call: format!(
+                "return {}(g, icp_pc, icp_turn, icp_colour, icp_kind, icp_from, icp_to, icp_promo);",
+                api::PLAY.c
+            ),
+        }),
         cases,
     }
     .c();

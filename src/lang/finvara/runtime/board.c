@@ -1059,11 +1059,11 @@ static int icp_step(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_
     return 1;
 }
 
-/* Section 5.1: makes the move and returns the number of the move to make
- * next: skip when it was invalid and the skip rule holds, else next. What
- * a generated program's moves call, one call each. */
-static long icp_play(icp_game *g, uint64_t turn, int colour, int32_t kind, int32_t from, int32_t to,
-                     int32_t promo, long skip, long next) {
-    return (!icp_step(g, turn, colour, kind, from, to, promo) && icp_skip(g)) ? skip : next;
+/* Section 5.1: makes move pc and returns the number of the move to make
+ * next: pc + 2 when it was invalid and the skip rule holds, else pc + 1.
+ * What a generated program's moves call, one call each. */
+static long icp_play(icp_game *g, long pc, uint64_t turn, int colour, int32_t kind, int32_t from,
+                     int32_t to, int32_t promo) {
+    return (!icp_step(g, turn, colour, kind, from, to, promo) && icp_skip(g)) ? pc + 2 : pc + 1;
 }
 /* @end step */
