@@ -202,6 +202,24 @@ impl Chunk<'_> {
             base => format!("{pc} - {base}"),
         }
     }
+
+    /// C: the operand form's declarations and call, when it takes it.
+    fn c_operands<'d>(&self, d: &'d Dense) -> Option<&'d Operands> {
+        d.operands.as_ref().filter(|_| self.operands)
+    }
+
+    /// C: a statement's lines in the form the function takes.
+    fn c_lines<'c>(&self, c: &'c Case) -> &'c [String] {
+        match &c.operands {
+            Some(arm) if self.operands => arm.lines(),
+            _ => &c.lines,
+        }
+    }
+
+    /// C: whether a statement ends with `break` (it gives operands).
+    fn c_breaks(&self, c: &Case) -> bool {
+        self.operands && c.operands.as_ref().is_some_and(OperandArm::yields)
+    }
 }
 
 /// `fn NAME(PARAMS) -> RET {` as rustfmt lays out a signature: on one line

@@ -1,36 +1,23 @@
 {%- macro body(chunk) %}
 {
-{%- if chunk.operands %}
-{%- if let Some(op) = d.operands %}
+{%- if let Some(op) = chunk.c_operands(d) %}
     {{ op.pattern }}
+{%- endif %}
     switch ({{ chunk.c_index(d.pc) }}) {
 {%- for c in chunk.cases %}
     case {{ c.pc - chunk.base }}: /* {{ c.comment }} */
-{%- if let Some(arm) = c.operands %}
-{%- for line in arm.lines() %}
+{%- for line in chunk.c_lines(c) %}
         {{ line }}
 {%- endfor %}
-{%- if arm.yields() %}
+{%- if chunk.c_breaks(c) %}
         break;
 {%- endif %}
-{%- endif %}
 {%- endfor %}
     default:
         {{ chunk.default }}
     }
+{%- if let Some(op) = chunk.c_operands(d) %}
     {{ op.call }}
-{%- endif %}
-{%- else %}
-    switch ({{ chunk.c_index(d.pc) }}) {
-{%- for c in chunk.cases %}
-    case {{ c.pc - chunk.base }}: /* {{ c.comment }} */
-{%- for line in c.lines %}
-        {{ line }}
-{%- endfor %}
-{%- endfor %}
-    default:
-        {{ chunk.default }}
-    }
 {%- endif %}
 }
 {%- endmacro %}
