@@ -22,7 +22,12 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
 fi
 
 echo "== the library for WebAssembly (web/wasm)"
-(cd wasm && cargo build --release --lib --target wasm32-unknown-unknown)
+# Panic locations name source files: map the checkout and cargo's home to
+# fixed names, so that the module is the same wherever they are.
+repo=$(cd .. && pwd)
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+(cd wasm && RUSTFLAGS="--remap-path-prefix=$repo=/icp2c --remap-path-prefix=$cargo_home=/cargo" \
+  cargo build --release --lib --target wasm32-unknown-unknown)
 built=wasm/target/wasm32-unknown-unknown/release/icp2c_web.wasm
 rm -rf dist
 mkdir -p dist build
