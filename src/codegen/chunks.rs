@@ -108,10 +108,10 @@ impl OperandArm {
 #[derive(Clone, Debug)]
 pub struct Operands {
     /// Rust: the `let` pattern that the `match` yields to (`(turn, colour,
-    /// mv, then)`). C: the declarations of the operands, which each
-    /// statement assigns before its `break` (`uint64_t turn; int colour;`).
+    /// mv)`). C: the declarations of the operands, which each
+    /// statement assigns before its `break` (`uint64_t icp_turn; …`).
     pub pattern: String,
-    /// The call after the `match` (`game.play(turn, colour, mv, then)`),
+    /// The call after the `match` (`game.play(pc, turn, colour, mv)`),
     /// the function's value; in C, a statement (`return icp_play(…);`).
     pub call: String,
 }

@@ -3,7 +3,7 @@
 //! it out. The generated program is a loop around a `switch` (C) or a
 //! `match` (Rust) with one case per move (§5): a valid or unskipped move
 //! goes on at pc + 1, an invalid move whose stacks both have a non-zero
-//! top skips to pc + 2 (§5.1), `checks turn m` jumps (§5.3). Every kind's
+//! top skips to pc + 2 (§5.1; the runtimes' `play` works that out), `checks turn m` jumps (§5.3). Every kind's
 //! notation is already a path program (static data); the runtime, pasted
 //! in, walks it. Output is deterministic byte for byte.
 
@@ -209,14 +209,13 @@ fn code_arrays(program: &Program, upper: bool) -> Vec<DataArray> {
 /// A move as the runtime's step and place take it, for the target to
 /// spell.
 enum MoveOp {
-    /// §5.1: `step(turn, colour, [kind, from, to, promote])`; skip to
-    /// `skip_to` when invalid and skipped, else go on at `next`.
+    /// §5.1: `play(pc, turn, colour, [kind, from, to, promote])`, which
+    /// goes on at pc + 2 when the move is invalid and skipped, else at
+    /// pc + 1.
     Step {
         turn: u64,
         colour: usize,
         args: [String; 4],
-        skip_to: usize,
-        next: usize,
     },
     /// §5.3: `place(colour, kind, square)`, then go to `target`.
     Place {
@@ -254,8 +253,6 @@ fn cases(program: &Program, mut arm: impl FnMut(usize, MoveOp) -> Arm) -> Vec<Ca
                         to.to_string(),
                         promote.map_or(-1, |p| p as i64).to_string(),
                     ],
-                    skip_to: i + 2,
-                    next: i + 1,
                 },
                 Action::Place {
                     kind,
@@ -304,9 +301,7 @@ pub fn emit_c(program: &Program, file_name: &str) -> String {
     }
     let mut uses = uses(program);
     let cases = cases(program, |_, op| match op {
-        MoveOp::Step {
-            turn, colour, args, ..
-        } => {
+        MoveOp::Step { turn, colour, args } => {
             let [kind, from, to, promo] = &args;
             (
                 vec![format!(
@@ -410,24 +405,23 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
     let play = method(api::PLAY.rust);
     let place = method(api::PLACE.rust);
     let cases = cases(program, |pc, op| match op {
-        MoveOp::Step {
-            turn,
-            colour,
-            args,
-            skip_to,
-            next,
-        } => {
+        MoveOp::Step { turn, colour, args } => {
             let operands: Vec<Expr> = [
                 turn.to_string(),
                 colour.to_string(),
                 format!("[{}]", args.join(", ")),
-                format!("[{skip_to}, {next}]"),
             ]
             .into_iter()
             .map(Expr::atom)
             .collect();
             uses.rust(&api::PLAY);
-            let call = Expr::call(format!("game.{play}"), operands.clone());
+            let call = Expr::call(
+                format!("game.{play}"),
+                [Expr::atom("pc")]
+                    .into_iter()
+                    .chain(operands.clone())
+                    .collect(),
+            );
             let tuple = Expr::call("", operands);
             (
                 unindent(layout::expr_arm(ARM_LEVEL, &pc.to_string(), &call)),
@@ -476,8 +470,8 @@ pub fn emit_rust(program: &Program, file_name: &str) -> RustProgram {
         // A move is a call of `play` with its constants: the functions
         // yield the constants and call `play` once.
         operands: Some(Operands {
-            pattern: "(turn, colour, mv, then)".into(),
-            call: format!("game.{play}(turn, colour, mv, then)"),
+            pattern: "(turn, colour, mv)".into(),
+            call: format!("game.{play}(pc, turn, colour, mv)"),
         }),
         cases,
     }

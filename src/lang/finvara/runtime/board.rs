@@ -908,14 +908,17 @@ impl<'a> Game<'a> {
         self.top(0) != 0 && self.top(1) != 0
     }
 
-    /// §5.1: makes the move `mv` ([`Game::step`]) and returns the number
-    /// of the move to make next, `[skip, next][…]`: `skip` when the move
-    /// was invalid and the skip rule holds, else `next`. What a generated
-    /// program's moves call, one call each.
-    pub fn play(&mut self, turn: u64, colour: usize, mv: Move, then: [usize; 2]) -> Next {
+    /// §5.1: makes move number `pc`, `mv` ([`Game::step`]), and returns
+    /// the number of the move to make next: `pc + 2` when the move was
+    /// invalid and the skip rule holds, else `pc + 1`. What a generated
+    /// program's moves call, one call each (C's `icp_play`).
+    pub fn play(&mut self, pc: usize, turn: u64, colour: usize, mv: Move) -> Next {
         let valid = self.step(turn, colour, mv)?;
-        let [skip, next] = then;
-        Ok(if !valid && self.skip() { skip } else { next })
+        Ok(if !valid && self.skip() {
+            pc + 2
+        } else {
+            pc + 1
+        })
     }
 
     /// The value pushed or acted on for a piece of `kind` on `sq` (§4, §5.2).
