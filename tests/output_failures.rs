@@ -99,3 +99,190 @@ fn write_failures_end_the_same_way_everywhere() {
         }
     }
 }
+
+/// Runs `argv` through `sh` with `redirect` (`<&-`, `>&-`) applied, under a
+/// time limit: (exit status, standard output, standard error).
+fn closed_run(argv: &[PathBuf], redirect: &str) -> (Option<i32>, String, String) {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec timeout 60 \"$@\" {redirect}"))
+        .arg("sh")
+        .args(argv)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// (language, program, its name, arguments, redirect, status, stdout,
+/// stderr).
+type ClosedCase<'a> = (
+    Language,
+    String,
+    &'a str,
+    &'a [&'a str],
+    &'a str,
+    i32,
+    &'a str,
+    &'a str,
+);
+
+/// A standard input or output closed when the program starts (`<&-`,
+/// `>&-`) is a read error at the first read and a write error at the first
+/// write, as in C, in the interpreter and the generated Rust too (whose
+/// runtime would otherwise put `/dev/null` in its place); a program that
+/// never reads runs with its input closed. For a CHEG engine a closed
+/// input is the end of input (docs/cheg.md §7.5). Each case pins what the
+/// C program does, and every back end must match it to the byte.
+#[test]
+#[ignore = "slow (35 s of CPU): builds seven programs in C and Rust; .ci/run runs it"]
+fn closed_streams_end_the_same_way_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let read = |name: &str| std::fs::read_to_string(examples.join(name)).unwrap();
+    const HI: &str = "1. \"hi\n";
+    const READS: &str = "1. x=R0,*!3\n2. \"got\n3. \"end\n";
+    // LOUD_FIN's first two moves: prints `0` once and ends, reading nothing.
+    let once_fin = LOUD_FIN.replace("Turn 2 W: p b1 checks turn 1\n", "");
+    let krk_fen = ["--fen", "8/8/8/4k3/8/8/8/R3K3 w - - 0 1", "--depth", "2"];
+    let cases: Vec<ClosedCase> = vec![
+        (
+            Language::InfChessPro,
+            HI.into(),
+            "hi.icp",
+            &[],
+            "<&-",
+            0,
+            "hi\n",
+            "",
+        ),
+        (
+            Language::InfChessPro,
+            HI.into(),
+            "hi.icp",
+            &[],
+            ">&-",
+            1,
+            "",
+            "error: cannot write standard output (§8)\n",
+        ),
+        (
+            Language::InfChessPro,
+            READS.into(),
+            "reads.icp",
+            &[],
+            "<&-",
+            1,
+            "",
+            "error: statement 1: cannot read standard input (§8)\n",
+        ),
+        (
+            Language::InfChessPro,
+            LOUD_ICP.into(),
+            "loud.icp",
+            &[],
+            ">&-",
+            1,
+            "",
+            "error: cannot write standard output (§8)\n",
+        ),
+        (
+            Language::Finvara,
+            read("add.fin"),
+            "add.fin",
+            &[],
+            "<&-",
+            1,
+            "",
+            "error: turn 1 W: cannot read standard input\n",
+        ),
+        (
+            Language::Finvara,
+            LOUD_FIN.into(),
+            "loud.fin",
+            &[],
+            ">&-",
+            1,
+            "",
+            "error: cannot write standard output\n",
+        ),
+        (
+            Language::Finvara,
+            once_fin.clone(),
+            "once.fin",
+            &[],
+            "<&-",
+            0,
+            "0\n",
+            "",
+        ),
+        (
+            Language::Cheg,
+            read("krk.cheg"),
+            "krk.cheg",
+            &[],
+            "<&-",
+            0,
+            "",
+            "",
+        ),
+        (
+            Language::Cheg,
+            read("krk.cheg"),
+            "krk.cheg",
+            &krk_fen,
+            "<&-",
+            0,
+            "bestmove a1d1 score 19773\n",
+            "",
+        ),
+        (
+            Language::Cheg,
+            read("krk.cheg"),
+            "krk.cheg",
+            &krk_fen,
+            ">&-",
+            0,
+            "",
+            "",
+        ),
+    ];
+    for (language, source, name, args, redirect, status, stdout, stderr) in cases {
+        for mut argv in commands(language, &source, dir.path(), name) {
+            argv.extend(args.iter().map(PathBuf::from));
+            let shown = format!("{name} {args:?} {redirect} via {}", argv[0].display());
+            assert_eq!(
+                closed_run(&argv, redirect),
+                (Some(status), stdout.to_string(), stderr.to_string()),
+                "{shown}"
+            );
+        }
+    }
+}
+
+/// icp2c itself: generated code written to a standard output closed at
+/// start, or a program read from a closed standard input, is an IO error
+/// (exit 2), not output lost in silence.
+#[test]
+fn icp2c_reports_its_own_closed_streams() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hi.icp");
+    std::fs::write(&file, "1. \"hi\n").unwrap();
+    let icp2c = PathBuf::from(env!("CARGO_BIN_EXE_icp2c"));
+    let (status, stdout, stderr) = closed_run(&[icp2c.clone(), file], ">&-");
+    assert_eq!((status, stdout.as_str()), (Some(2), ""));
+    assert!(
+        stderr.starts_with("error: cannot write standard output: "),
+        "{stderr}"
+    );
+    let (status, _, stderr) = closed_run(&[icp2c, "run".into(), "-".into()], "<&-");
+    assert_eq!(status, Some(2));
+    assert!(
+        stderr.starts_with("error: cannot read the program from standard input: "),
+        "{stderr}"
+    );
+}

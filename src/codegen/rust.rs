@@ -68,16 +68,23 @@ pub struct RustProgram {
 
 /// The `fn main` of a program that reads standard input and writes
 /// standard output (InfChessPro, Finvara): `run` on both, and its error on
-/// standard error with exit status 1.
-pub const STDIO_MAIN: &str = "\
+/// standard error with exit status 1; then the `icp_stdio` module
+/// (`stdio.rs`, which `icp2c`'s own `main` includes too), through which a
+/// stream closed at start fails as it does in C.
+pub const STDIO_MAIN: &str = concat!(
+    "\
 fn main() {
-    let stdin = std::io::stdin();
-    let stdout = std::io::stdout();
-    if let Err(error) = run(stdin.lock(), stdout.lock()) {
+    let input = icp_stdio::input(|| std::io::stdin().lock());
+    let output = icp_stdio::output(|| std::io::stdout().lock());
+    if let Err(error) = run(input, output) {
         eprintln!(\"{error}\");
         std::process::exit(1);
     }
-}";
+}
+
+",
+    include_str!("stdio.rs")
+);
 
 /// The documentation of every language's `run`.
 pub const RUN_DOC: &str = "\
@@ -268,11 +275,7 @@ mod tests {
             ]
         );
         assert!(files[2].contents.contains("\nmod icp_rt;\n"));
-        assert!(
-            files[3]
-                .contents
-                .contains("my_prog::run(stdin.lock(), stdout.lock())")
-        );
+        assert!(files[3].contents.contains("my_prog::run(input, output)"));
         assert!(files[4].contents.ends_with("    \"hi\"\n}\n"));
     }
 }
