@@ -16,7 +16,7 @@ examples/krk.cheg`). Checks, each failing with a message and exit status 1:
   - analysis() (go infinite) stopped after a second: info lines while it
     runs, the best move promptly after stop.
 
-tests/cheg_play.rs runs it (an #[ignore]d test that .ci/run runs) on the
+tests/it/cheg_play.rs runs it (an #[ignore]d test that .ci/run runs) on the
 interpreter, the C and the Rust engine; benches/setup.sh installs
 python-chess into benches/.venv.
 """

@@ -13,8 +13,8 @@
 # 2. A batch of random programs of both languages, the same way (the
 #    differential test with ICP2C_SANITIZE=1); the CHEG engines of the
 #    examples and of random programs, with random UCI sessions, the same
-#    way (tests/cheg.rs, tests/cheg_differential.rs), the engines playing
-#    (tests/cheg_play.rs: stop, isready and quit during a search, limits,
+#    way (tests/it/cheg.rs, tests/it/cheg_differential.rs), the engines playing
+#    (tests/it/cheg_play.rs: stop, isready and quit during a search, limits,
 #    long lines), and valgrind on one.
 # 3. valgrind (memcheck, leaks included) on a sample, built without
 #    sanitizers.
@@ -215,7 +215,7 @@ fi
 
 echo "== sanitizers: random programs of both languages"
 if ICP2C_SANITIZE=1 ICP2C_DIFF_PROGRAMS="${SANITIZE_PROGRAMS:-40}" \
-  cargo test --quiet --test differential random_ 2>&1 | tail -5; then
+  cargo test --quiet --test it -- differential::random_ 2>&1 | tail -5; then
   :
 else
   fail "random programs under sanitizers"
@@ -223,13 +223,13 @@ fi
 
 echo "== sanitizers: CHEG engines (examples on every query kind and a UCI session; random programs and sessions)"
 if ICP2C_SANITIZE=1 ICP2C_CHEG_PROGRAMS="${SANITIZE_PROGRAMS:-40}" \
-  cargo test --quiet --test cheg --test cheg_differential -- generated_c random_ 2>&1 | tail -5; then
+  cargo test --quiet --test it -- cheg::generated_c cheg_differential::random_ 2>&1 | tail -5; then
   :
 else
   fail "CHEG engines under sanitizers"
 fi
 echo "== sanitizers: CHEG engines playing (stop, isready, quit during a search; limits; long lines)"
-if ICP2C_SANITIZE=1 cargo test --quiet --test cheg_play 2>&1 | tail -5; then
+if ICP2C_SANITIZE=1 cargo test --quiet --test it -- cheg_play:: 2>&1 | tail -5; then
   :
 else
   fail "CHEG engines playing under sanitizers"

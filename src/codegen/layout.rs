@@ -4,7 +4,7 @@
 //! running rustfmt.
 //!
 //! The rules are rustfmt's defaults (`max_width` 100, `fn_call_width` 60,
-//! four spaces a level), for these shapes only; `tests/rustfmt.rs` checks
+//! four spaces a level), for these shapes only; `tests/it/rustfmt.rs` checks
 //! them against rustfmt on every example and on programs made to reach
 //! the limits (long texts, 20-digit literals).
 

@@ -1,5 +1,5 @@
 //! Random CHEG programs and positions for the differential tests
-//! (`tests/cheg_differential.rs`, issue 12): valid programs that use every
+//! (`tests/it/cheg_differential.rs`, issue 12): valid programs that use every
 //! instruction of §5.1, conditions with and without `#`, orderings, nested
 //! set literals, subroutines, plans and every outcome instruction, and that
 //! always end quickly: jumps go forward only, and a subroutine calls only

@@ -4,7 +4,7 @@
  * The C port of runtime/chess.rs, function for function: the same 0x88
  * mailbox with per-colour and per-kind bit masks, the same legal
  * generation (checkers and pins from one scan from the king) in the same
- * order, the same FEN messages. Keep the two in step: tests/cheg.rs and
+ * order, the same FEN messages. Keep the two in step: tests/it/cheg.rs and
  * the conformance suites compare the engines built on each. Cut into
  * sections as chess.rs is (runtime/api.rs).
  *

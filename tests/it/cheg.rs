@@ -3,7 +3,7 @@
 //! runtime's semantics (§2–§6) — the value conversion, `ENTRY` matching,
 //! `PG`, `INSQ`, `SAFE`, `OPP`, the set instructions.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;

@@ -6,7 +6,7 @@
 //! programs must print what the interpreter prints; the wiki's truth
 //! machine must print its input once (Finvara §7), for 0 as for 1.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language};
 use std::process::Command;

@@ -12,7 +12,7 @@
 //! every engine through timed searches, node and depth limits, a game
 //! with a clock and an analysis stopped by `stop`.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;

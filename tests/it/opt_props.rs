@@ -23,7 +23,7 @@
 //! property tries (default 200), `ICP2C_OPT_BUILT` how many go through C
 //! and Rust (default 16).
 
-mod support;
+use crate::support;
 
 use icp2c::Outcome;
 use icp2c::driver::{self, Language, Program};

@@ -5,7 +5,7 @@
 //! code must compile with the strict flags (cc -Werror, rustc -D warnings,
 //! single file) and print exactly the text.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language};
 use support::progen::HOSTILE;

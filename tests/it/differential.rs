@@ -18,7 +18,7 @@
 //! UBSan and compares only the C (tests/sanitize.sh does). The Rust of
 //! up to 120 programs is built as one executable (tests/support/batch.rs).
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language};
 use support::batch::build_rust_batch;
@@ -66,7 +66,7 @@ fn generate(lang: Language, n: usize, seed: u64) -> Vec<(Prog, Ran)> {
                 Language::InfChessPro if rng.chance(3) => 300 + rng.below(100),
                 Language::InfChessPro => 8 + rng.below(40),
                 Language::Finvara => 3 + rng.below(14),
-                Language::Cheg => panic!("CHEG engines are compared in tests/cheg_differential.rs"),
+                Language::Cheg => panic!("CHEG engines are compared in tests/it/cheg_differential.rs"),
             };
             let g = progen::generate(lang, &mut rng, size);
             let prog = Prog {

@@ -12,7 +12,7 @@
 //! higher to fuzz more, `ICP2C_FUZZ_SEED` for other seeds. A failing input
 //! is written to target/fuzz-failures/ for adding to the corpus.
 
-mod support;
+use crate::support;
 
 use icp2c::codegen::Target;
 use icp2c::driver::{self, Language};
@@ -44,7 +44,7 @@ fn exercise(lang: Language, bytes: &[u8]) {
             assert!(!rendered.is_empty());
         }
         Ok(checked) if lang == Language::Cheg => {
-            // An engine's run is a search (tests/cheg.rs); here the front
+            // An engine's run is a search (tests/it/cheg.rs); here the front
             // end, and the engine's command line on a bad query.
             check_spans(&text, &checked.warnings);
             let options = RunOptions {

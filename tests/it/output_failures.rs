@@ -5,7 +5,7 @@
 //! statement or move (a decision: docs/infchesspro.md §8, docs/finvara.md
 //! §6), exit status 1, and never a kill by `SIGPIPE`.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language};
 use std::io::Read;

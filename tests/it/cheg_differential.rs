@@ -8,7 +8,7 @@
 //! `ICP2C_CHEG_PROGRAMS=N` runs N programs (default 24); `ICP2C_SANITIZE=1`
 //! builds the C engines with ASan and UBSan.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;

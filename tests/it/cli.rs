@@ -1,7 +1,7 @@
 //! The `icp2c` command as users meet it: options, exit statuses, files
 //! written or not written, standard input.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::process::Command;

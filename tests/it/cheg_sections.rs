@@ -20,7 +20,7 @@
 //! (the examples, then one per entry, then the random ones) as crates
 //! under clippy (default 8; each crate is a cargo run).
 
-mod support;
+use crate::support;
 
 use icp2c::codegen::sections::Entry;
 use icp2c::codegen::{Layout, Target};

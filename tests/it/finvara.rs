@@ -10,7 +10,7 @@
 //! - Front-end robustness: garbage, deep nesting and huge numbers give
 //!   diagnostics, never a panic.
 
-mod support;
+use crate::support;
 
 use icp2c::Outcome;
 use icp2c::diagnostic;

@@ -6,7 +6,7 @@
 //! its source beside its output; a changed snapshot fails the test (review
 //! with `cargo insta review`).
 
-mod support;
+use crate::support;
 
 use icp2c::codegen::{self, Layout, Target, sections};
 use icp2c::diagnostic;
@@ -139,7 +139,7 @@ fn every_language_is_snapshotted() {
     for language in Language::ALL {
         assert!(
             LANGUAGES.iter().any(|l| l.language == *language),
-            "{language:?} has no entry in tests/snapshots.rs"
+            "{language:?} has no entry in tests/it/snapshots.rs"
         );
     }
 }
@@ -167,7 +167,7 @@ impl Snapshots {
 macro_rules! snapshot {
     ($lang:expr, $name:expr, $source:expr, $output:expr) => {{
         let mut settings = insta::Settings::clone_current();
-        settings.set_snapshot_path(format!("../snapshots/{}", $lang.folder));
+        settings.set_snapshot_path(format!("../../snapshots/{}", $lang.folder));
         settings.set_prepend_module_to_snapshot(false);
         settings.set_omit_expression(true);
         settings.bind(|| {

@@ -9,7 +9,7 @@
 //! programs from the differential tests' generator (every instruction,
 //! sets, conditions, piece variables) are checked too.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language};
 use std::path::Path;

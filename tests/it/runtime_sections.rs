@@ -2,7 +2,7 @@
 //! back end pastes the sections of its runtime that the program's calls
 //! reach (`icp2c::lang::icp::runtime::api`), and the compilers prove that
 //! nothing unused is pasted. Every example, every test program, the
-//! optimiser's programs by hand (read from `tests/opt_props.rs`), one
+//! optimiser's programs by hand (read from `tests/it/opt_props.rs`), one
 //! program per shape that could leave a part of the runtime unused
 //! ([`SHAPES`], and two programs cut into several functions) and random
 //! programs of the differential tests' generator:
@@ -17,7 +17,7 @@
 //! a program of three statements. `ICP2C_SECTIONS_RANDOM` (default 40)
 //! sets how many random programs.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::icp;
@@ -118,7 +118,7 @@ fn programs() -> Vec<(String, String)> {
         }
     }
     // The optimiser's programs by hand: `source: r#"…"#` in opt_props.rs.
-    let props = std::fs::read_to_string(support::root().join("tests/opt_props.rs")).unwrap();
+    let props = std::fs::read_to_string(support::root().join("tests/it/opt_props.rs")).unwrap();
     let mut by_hand = 0;
     for part in props.split("source: r#\"").skip(1) {
         let source = part.split("\"#").next().unwrap();

@@ -22,7 +22,7 @@
 //! `icp2c ARGS`, and `cargo install --path .`, `cargo test` and
 //! `bash .ci/run` (which install or run these tests) are not run.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -350,7 +350,7 @@ fn contract_words(file: &str, kept: &[&str], parse: fn(&str) -> Vec<String>) -> 
         }
         Err(_) => {
             eprintln!(
-                "note: {} is missing: checking the list kept in tests/docs.rs",
+                "note: {} is missing: checking the list kept in tests/it/docs.rs",
                 path.display()
             );
             kept.iter().map(|w| w.to_string()).collect()

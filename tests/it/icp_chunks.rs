@@ -3,7 +3,7 @@
 //! into chunk functions in C and in Rust, they must behave exactly as the
 //! interpreter, jumps across chunks and `*` jumps included.
 
-mod support;
+use crate::support;
 
 use icp2c::Outcome;
 use icp2c::lang::icp;

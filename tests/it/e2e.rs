@@ -1,6 +1,6 @@
 //! End to end, one harness looped over the languages whose programs read
 //! input and print (InfChessPro and Finvara; a CHEG program is an engine,
-//! checked query by query in tests/cheg.rs), always through the driver:
+//! checked query by query in tests/it/cheg.rs), always through the driver:
 //!
 //! - every example and every program of `tests/programs/<lang>` (with its
 //!   `.in`, `.out`, `.status` and, for a runtime error, `.err`: the error
@@ -13,7 +13,7 @@
 //! - the acceptance cases of `../shared/conformance/<suite>` run in
 //!   tests/acceptance.rs, which reports a missing folder as ignored.
 
-mod support;
+use crate::support;
 
 use icp2c::Outcome;
 use icp2c::driver::{Language, Program};

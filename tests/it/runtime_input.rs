@@ -5,7 +5,7 @@
 //! exit status; the interpreter, the generated C and the generated Rust
 //! must all do exactly that, with the same error line on stderr.
 
-mod support;
+use crate::support;
 
 use icp2c::driver::Language;
 use support::batch::Prog;

@@ -6,7 +6,7 @@
 //! the same statement; generated C and Rust (optimised) agree with the
 //! interpreter. `ICP2C_OPT_PROGRAMS` (default 300) sets how many.
 
-mod support;
+use crate::support;
 
 use icp2c::Outcome;
 use icp2c::driver::{self, Language, Program};

@@ -9,7 +9,7 @@
 //! It starts cargo several times (a minute, most of it building the
 //! library once), so `cargo test` skips it; `.ci/run` runs it.
 
-mod support;
+use crate::support;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
