@@ -426,7 +426,7 @@ fn main() -> ExitCode {
 
 /// Writes `bytes` to standard output; a closed pipe ends quietly.
 fn write_stdout(bytes: &[u8]) -> ExitCode {
-    let mut stdout = icp_stdio::output(|| io::stdout().lock());
+    let mut stdout = icp_stdio::open(1, || io::stdout().lock());
     match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -449,7 +449,7 @@ struct Source {
 fn load(path: &Path) -> Option<Source> {
     let (name, bytes) = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        if let Err(e) = icp_stdio::input(|| io::stdin().lock()).read_to_end(&mut bytes) {
+        if let Err(e) = icp_stdio::open(0, || io::stdin().lock()).read_to_end(&mut bytes) {
             error(&format!("cannot read the program from standard input: {e}"));
             return None;
         }
@@ -731,7 +731,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             std::fs::write(out, text).map_err(|e| format!("cannot write {}: {e}", out.display()))
         }
         None => {
-            let mut stdout = icp_stdio::output(|| io::stdout().lock());
+            let mut stdout = icp_stdio::open(1, || io::stdout().lock());
             match stdout
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush())
@@ -787,7 +787,7 @@ fn verify(files: &[(PathBuf, &str)]) -> ExitCode {
             .iter()
             .filter(|(p, g)| std::fs::read(p).is_ok_and(|b| b == g.as_bytes()))
             .count();
-    let mut stdout = icp_stdio::output(|| io::stdout().lock());
+    let mut stdout = icp_stdio::open(1, || io::stdout().lock());
     match stdout
         .write_all(diffs.as_bytes())
         .and_then(|()| stdout.flush())
@@ -854,7 +854,7 @@ fn run(
     // Taken by value (`Send`): a language may read it on a thread of its
     // own while it works (a CHEG engine's `stop` during a search).
     let input: Box<dyn io::BufRead + Send> = match input_file {
-        None => Box::new(icp_stdio::input(|| {
+        None => Box::new(icp_stdio::open(0, || {
             BufReader::with_capacity(1 << 16, io::stdin())
         })),
         Some(file) => match std::fs::File::open(file) {
@@ -865,7 +865,7 @@ fn run(
             }
         },
     };
-    let mut output = icp_stdio::output(|| io::stdout().lock());
+    let mut output = icp_stdio::open(1, || io::stdout().lock());
     let mut errors = io::stderr().lock();
     let options = RunOptions {
         source_name: src.name.clone(),

@@ -74,8 +74,8 @@ pub struct RustProgram {
 pub const STDIO_MAIN: &str = concat!(
     "\
 fn main() {
-    let input = icp_stdio::input(|| std::io::stdin().lock());
-    let output = icp_stdio::output(|| std::io::stdout().lock());
+    let input = icp_stdio::open(0, || std::io::stdin().lock());
+    let output = icp_stdio::open(1, || std::io::stdout().lock());
     if let Err(error) = run(input, output) {
         eprintln!(\"{error}\");
         std::process::exit(1);

@@ -246,13 +246,28 @@ fn generated_rust_of_every_shape_is_rustfmt_clean() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Lines of the generated C and Rust of `source`.
+/// The module every standalone Rust program carries after its `main` (a
+/// look at its standard streams before Rust's runtime replaces a closed
+/// one), the same whatever the program uses.
+const STDIO: &str = include_str!("../../src/codegen/stdio.rs");
+
+/// Lines of the generated C and Rust of `source`, the Rust without
+/// [`STDIO`], which the bounds below predate and which
+/// `the_standard_streams_module_is_small` bounds on its own.
 fn lines(source: &str) -> (usize, usize) {
     let program = check("program", source);
+    let rust = program.emit_rust("p.icp");
+    assert!(rust.ends_with(STDIO), "the Rust file ends with icp_stdio");
     (
         program.emit_c("p.icp").lines().count(),
-        program.emit_rust("p.icp").lines().count(),
+        rust.lines().count() - STDIO.lines().count(),
     )
+}
+
+/// What a closed standard stream costs every standalone Rust program.
+#[test]
+fn the_standard_streams_module_is_small() {
+    assert!(STDIO.lines().count() <= 90, "{} lines", STDIO.lines().count());
 }
 
 /// The generated code of a program with a board but no moves, or with
