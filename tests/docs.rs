@@ -40,6 +40,7 @@ fn pages() -> Vec<PathBuf> {
         .collect();
     docs.sort();
     pages.extend(docs);
+    pages.push(root.join("examples/README.md"));
     pages
 }
 
