@@ -1,6 +1,6 @@
 /* ---------------------------------------------------------------------
  * Legal chess for the CHEG engine (docs/cheg.md §7.1, §7.2, §7.4): the
- * position, FEN, legal moves in the contract's order, make, check, perft.
+ * position, FEN, legal moves in §7.2's order, make, check, perft.
  * The C port of runtime/chess.rs, function for function: the same 0x88
  * mailbox with per-colour and per-kind bit masks, the same legal
  * generation (checkers and pins from one scan from the king) in the same

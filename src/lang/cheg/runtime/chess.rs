@@ -1,5 +1,5 @@
 //! Legal chess for the CHEG engine (`docs/cheg.md` §7.1, §7.2, §7.4): the
-//! position, FEN, legal moves in the contract's order, make, check, perft.
+//! position, FEN, legal moves in §7.2's order, make, check, perft.
 //!
 //! Std only, no unsafe, never panics. This file is compiled into icp2c and
 //! embedded into generated Rust as a sibling module of `engine` and `uci`,
