@@ -411,9 +411,10 @@ fn trace_and_board_of_examples() {
 }
 
 /// Where a line sends its reader somewhere the reader cannot go: a
-/// contract outside the repository (`shared/`, a `spec/` path) or an
-/// issue of the project's tracker (`issue 13`, `Issue #13`). `None` for a
-/// line that cites only what a user has (`docs/cheg.md §7`).
+/// contract outside the repository (`shared/`, a `spec/` path, "the spec
+/// §8", a language's page named without its folder `docs/`) or an issue
+/// of the project's tracker (`issue 13`, `Issue #13`). `None` for a line
+/// that cites only what a user has (`docs/cheg.md §7`).
 fn cites_what_users_lack(line: &str) -> Option<&'static str> {
     if line.contains("shared/") {
         return Some("`shared/`");
@@ -424,7 +425,18 @@ fn cites_what_users_lack(line: &str) -> Option<&'static str> {
     if line.match_indices("spec/").any(|(at, _)| word_start(at)) {
         return Some("a `spec/` path");
     }
+    for page in ["infchesspro.md", "finvara.md", "cheg.md"] {
+        if line
+            .match_indices(page)
+            .any(|(at, _)| !line[..at].ends_with("docs/"))
+        {
+            return Some("a language's page without `docs/`");
+        }
+    }
     let lower = line.to_ascii_lowercase();
+    if lower.match_indices("spec §").any(|(at, _)| word_start(at)) {
+        return Some("\"spec §\"");
+    }
     for (at, _) in lower.match_indices("issue") {
         if !word_start(at) {
             continue;
@@ -446,6 +458,8 @@ fn the_citation_check_finds_what_users_lack() {
         "/* ------ loops (issue 13) */",
         "// Issue #13: loops",
         "as issues 12 and 13 say",
+        "A Finvara program (spec: finvara.md): 5 kinds",
+        "/// A runtime error cause (spec §8).",
     ] {
         assert!(cites_what_users_lack(bad).is_some(), "{bad}");
     }
@@ -453,6 +467,8 @@ fn the_citation_check_finds_what_users_lack() {
         "the language is the one `docs/infchesspro.md` defines (§6)",
         "icp_entry_spec, EntrySpec, respec/ and the issue of a move",
         "// docs/cheg.md §7.4: the engine's command line",
+        "fn matches_side(spec: (u8, u8, u8, u8, Option<u8>), have: (u8, u8, u8, u8, u8)) -> bool {",
+        "A Finvara program (docs/finvara.md): 5 kinds",
     ] {
         assert_eq!(cites_what_users_lack(good), None, "{good}");
     }
