@@ -181,7 +181,7 @@ enum Command {
         shell: clap_complete::Shell,
     },
     /// Print icp2c's manual page (roff): every command and option on one page.
-    /// Example: mkdir -p ~/.local/share/man/man1 && icp2c man > ~/.local/share/man/man1/icp2c.1
+    /// Example: mkdir -p ~/.cargo/share/man/man1 && icp2c man > ~/.cargo/share/man/man1/icp2c.1
     Man,
     /// Interpret a program directly; its input is read from standard input.
     /// Example: icp2c run examples/multiply.icp <<< '7 9'

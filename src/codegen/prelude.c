@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The section sign, as UTF-8 bytes, for messages citing a contract. */
+/* The section sign, as UTF-8 bytes, for messages citing a section. */
 #define ICP_SECT "\302\247"
 
 /* @section prelude_stdout */

@@ -1,7 +1,9 @@
-//! The documentation says what is true: every command shown in README.md
-//! and docs/*.md runs and prints what the page shows, every file a page
-//! names is in the repository, the README stays short, and each language
-//! reference covers every command or instruction of its contract.
+//! The documentation says what is true: every command shown in README.md,
+//! docs/*.md and examples/README.md runs and prints what the page shows,
+//! every file a page names is in the repository, the README stays short,
+//! its commands work in order on a fresh machine (a slow test runs them as
+//! written, `cargo install` included), and each language reference covers
+//! every command or instruction of its contract.
 //!
 //! Command blocks are fenced as ```` ```console ````: a line `$ COMMAND`
 //! (a `\` at its end continues it on the next line) is followed by what it
@@ -40,6 +42,7 @@ fn pages() -> Vec<PathBuf> {
         .collect();
     docs.sort();
     pages.extend(docs);
+    pages.push(root.join("examples/README.md"));
     pages
 }
 
@@ -543,8 +546,10 @@ fn the_matcher_and_the_block_reader_work() {
 }
 
 /// The README's install lines work as written on a fresh home: they make
-/// the folders they write into, and the manual they install documents the
-/// CHEG engine's options.
+/// the folders they write into, the manual lands in `~/.cargo/share/man`,
+/// beside the `~/.cargo/bin` that `cargo install` puts `icp2c` in (where
+/// `man` finds it with no `MANPATH`: man-db searches `X/share/man` for each
+/// `X/bin` of the `PATH`), and it documents the CHEG engine's options.
 #[test]
 fn the_readme_install_lines_work_on_a_fresh_home() {
     let text = std::fs::read_to_string(support::root().join("README.md")).unwrap();
@@ -587,9 +592,14 @@ fn the_readme_install_lines_work_on_a_fresh_home() {
     let completion = home
         .path()
         .join(".local/share/bash-completion/completions/icp2c");
-    let manual = home.path().join(".local/share/man/man1/icp2c.1");
+    assert!(
+        install.contains("`icp2c` in `~/.cargo/bin`"),
+        "the README says where `cargo install` puts icp2c"
+    );
+    let manual = home.path().join(".cargo/share/man/man1/icp2c.1");
     assert!(std::fs::metadata(&completion).is_ok_and(|m| m.len() > 1000));
-    let page = std::fs::read_to_string(&manual).unwrap();
+    let page = std::fs::read_to_string(&manual)
+        .unwrap_or_else(|e| panic!("the README installs no manual at {}: {e}", manual.display()));
     let fen_lines = page.lines().filter(|l| l.contains("fen")).count();
     assert!(
         fen_lines >= 2,
@@ -603,4 +613,269 @@ fn the_readme_install_lines_work_on_a_fresh_home() {
     ] {
         assert!(page.contains(option), "the manual lacks {option}");
     }
+}
+
+/// The README's console commands, in the order a reader meets them.
+fn readme_steps() -> Vec<Step> {
+    let text = std::fs::read_to_string(support::root().join("README.md")).unwrap();
+    blocks(&text)
+        .iter()
+        .filter(|b| {
+            b.info.first().is_some_and(|k| k == "console") && !b.info.iter().any(|w| w == "norun")
+        })
+        .flat_map(steps)
+        .collect()
+}
+
+/// Whether `command` calls `icp2c` by name (not `cargo run -- …`, not a
+/// path such as `examples/icp2c`).
+fn calls_icp2c(command: &str) -> bool {
+    command
+        .split(|c: char| c.is_whitespace() || "&|;()".contains(c))
+        .any(|word| word == "icp2c")
+}
+
+/// On a fresh machine `icp2c` is a command only once `cargo install` has
+/// put it on the `PATH`: until then the README says `cargo run --release
+/// --`.
+#[test]
+fn the_readme_calls_icp2c_only_after_installing_it() {
+    let steps = readme_steps();
+    let install = steps
+        .iter()
+        .position(|s| s.command.trim().starts_with("cargo install --path ."))
+        .expect("the README installs icp2c");
+    for step in &steps[..install] {
+        assert!(
+            !calls_icp2c(&step.command),
+            "README.md:{}: `{}` calls icp2c before `cargo install` (line {}) puts it on the PATH",
+            step.line,
+            step.command,
+            steps[install].line
+        );
+    }
+    assert!(
+        steps[install..].iter().any(|s| calls_icp2c(&s.command)),
+        "the README shows icp2c at work after installing it"
+    );
+    assert!(calls_icp2c("mkdir -p x && icp2c man > y"));
+    assert!(!calls_icp2c("cargo run --release -- examples/beer.icp"));
+}
+
+/// Whether `line` is one of cargo's own status lines (`   Compiling …`,
+/// `    Finished …`, `     Running …`): cargo writes them on standard
+/// error, right-aligned, and the README shows only what the commands
+/// print.
+fn is_cargo_status(line: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "Adding",
+        "Blocking",
+        "Building",
+        "Checking",
+        "Compiling",
+        "Downloaded",
+        "Downloading",
+        "Finished",
+        "Fresh",
+        "Installed",
+        "Installing",
+        "Locking",
+        "Replaced",
+        "Replacing",
+        "Running",
+        "Updating",
+    ];
+    line.starts_with(' ')
+        && line
+            .split_whitespace()
+            .next()
+            .is_some_and(|verb| VERBS.contains(&verb))
+}
+
+/// The README's commands taken in order, top to bottom, as a newcomer
+/// types them into a fresh machine: `cargo run --release`, `cargo install
+/// --path .` and the `icp2c` they install run for real, each printing what
+/// the README shows (cargo's own status lines aside); then `man icp2c`
+/// finds the installed page. Only `cargo test` and `bash .ci/run` (which
+/// run these tests) are left out.
+///
+/// The machine is fresh where it matters: `HOME` is an empty folder, and
+/// no `icp2c` is on the `PATH` until the README installs one (a `PATH`
+/// folder holding another is replaced by a copy without it), so a command
+/// that calls `icp2c` too early fails. The checkout is a folder of links
+/// to the repository's files, so that the files the commands write
+/// (`beer.c`, `krk`, …) stay in the test's folder. What a fresh machine
+/// would download or build is reused: `CARGO_HOME` and `RUSTUP_HOME` stay
+/// the real ones (the toolchain and the crates already fetched; cargo runs
+/// offline), and `CARGO_TARGET_DIR` is the project's target folder, so
+/// `cargo run --release` and `cargo install` find icp2c built (cargo
+/// builds it here only if it is stale). With `CARGO_HOME` real, `cargo
+/// install` would put icp2c in the real `~/.cargo/bin`, changing the
+/// machine the test runs on; `CARGO_INSTALL_ROOT` (cargo's own setting for
+/// where `cargo install` writes) sends it to the fresh home's
+/// `~/.cargo/bin` instead, where a fresh machine's cargo puts it, and the
+/// README's command stays what a user types.
+#[test]
+#[ignore = "slow (5 s; minutes when the release build is stale): runs the README's commands, cargo install included; .ci/run runs it"]
+fn the_readme_runs_in_order_on_a_fresh_machine() {
+    let root = support::root();
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let checkout = dir.path().join("checkout");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&checkout).unwrap();
+    for entry in std::fs::read_dir(&root).unwrap().flatten() {
+        let name = entry.file_name();
+        if name != "target" && name != ".git" {
+            std::os::unix::fs::symlink(entry.path(), checkout.join(&name)).unwrap();
+        }
+    }
+    let target = Path::new(env!("CARGO_BIN_EXE_icp2c"))
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .to_path_buf();
+    let real_home = PathBuf::from(std::env::var_os("HOME").expect("HOME is set"));
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| real_home.join(".cargo"));
+    let rustup_home = std::env::var_os("RUSTUP_HOME")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| real_home.join(".rustup"));
+    let installed = home.join(".cargo/bin");
+    // The PATH: the fresh home's ~/.cargo/bin (rustup's installer puts it
+    // there), then the inherited PATH, each folder that holds an icp2c
+    // replaced by links to everything else in it.
+    let mut path = vec![installed.clone()];
+    let inherited = std::env::var_os("PATH").unwrap_or_default();
+    for (i, folder) in std::env::split_paths(&inherited).enumerate() {
+        if !folder.join("icp2c").exists() {
+            path.push(folder);
+            continue;
+        }
+        let copy = dir.path().join(format!("path-{i}"));
+        std::fs::create_dir_all(&copy).unwrap();
+        for entry in std::fs::read_dir(&folder).unwrap().flatten() {
+            if entry.file_name() != "icp2c" {
+                std::os::unix::fs::symlink(entry.path(), copy.join(entry.file_name())).unwrap();
+            }
+        }
+        path.push(copy);
+    }
+    let path = std::env::join_paths(&path).unwrap();
+    let shell = |command: &str| {
+        Command::new("timeout")
+            .arg("1200")
+            .arg("bash")
+            .arg("-c")
+            .arg(format!("{{ {command}\n}} 2>&1"))
+            .current_dir(&checkout)
+            .env("HOME", &home)
+            .env("PATH", &path)
+            .env("CARGO_HOME", &cargo_home)
+            .env("RUSTUP_HOME", &rustup_home)
+            .env("CARGO_TARGET_DIR", &target)
+            .env("CARGO_INSTALL_ROOT", home.join(".cargo"))
+            .env("CARGO_NET_OFFLINE", "true")
+            .env("CARGO_TERM_COLOR", "never")
+            .env("LANG", "C.UTF-8")
+            .env_remove("LC_ALL")
+            .env_remove("LC_CTYPE")
+            .env("NO_COLOR", "1")
+            .env_remove("MANPATH")
+            .env("MANPAGER", "cat")
+            .env("PAGER", "cat")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let before = shell("command -v icp2c || echo none");
+    assert_eq!(
+        String::from_utf8_lossy(&before.stdout).trim(),
+        "none",
+        "no icp2c on the PATH before the README installs it"
+    );
+    let mut failures = Vec::new();
+    let mut ran = Vec::new();
+    for step in readme_steps() {
+        let command = step.command.trim();
+        if command.starts_with("cargo test") || command.starts_with("bash .ci/run") {
+            continue;
+        }
+        let out = shell(command);
+        let printed = String::from_utf8_lossy(&out.stdout);
+        let mut got: Vec<&str> = printed
+            .lines()
+            .filter(|l| !(command.starts_with("cargo ") && is_cargo_status(l)))
+            .map(str::trim_end)
+            .collect();
+        while got.last().is_some_and(|l| l.is_empty()) {
+            got.pop();
+        }
+        let status = out.status.code().unwrap_or(-1);
+        if status != step.status || !matches(&step.want, &got) {
+            failures.push(format!(
+                "README.md:{}: $ {}\n--- exit {status} (want {}), printed\n{}\n--- the README shows\n{}",
+                step.line,
+                step.command,
+                step.status,
+                got.join("\n"),
+                step.want.join("\n")
+            ));
+        }
+        ran.push(command.to_string());
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of the README's commands fail on a fresh machine:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(
+        ran.iter().any(|c| c.starts_with("cargo install --path .")),
+        "the README's install ran: {ran:?}"
+    );
+    assert!(ran.len() >= 8, "only {} commands ran: {ran:?}", ran.len());
+    assert!(
+        installed.join("icp2c").is_file(),
+        "cargo install put icp2c in ~/.cargo/bin"
+    );
+
+    // `man icp2c`: man-db looks for pages in X/share/man for each folder
+    // X/bin of the PATH, so the page belongs beside the installed binary's
+    // folder, whatever man is on this machine.
+    let page = home.join(".cargo/share/man/man1/icp2c.1");
+    assert!(
+        std::fs::read_to_string(&page).is_ok_and(|p| p.contains("\\-\\-fen")),
+        "the README installs the manual page at {}, beside {}",
+        page.display(),
+        installed.display()
+    );
+    let has = |tool: &str| shell(&format!("command -v {tool}")).status.success();
+    if !has("man") {
+        eprintln!(
+            "note: `man` is not installed here, so `man icp2c` was not run; the page is at {}, \
+             where man-db's rule (X/share/man for each X/bin of the PATH) finds it beside {}",
+            page.display(),
+            installed.display()
+        );
+        return;
+    }
+    if has("manpath") {
+        let manpath = shell("manpath");
+        let manpath = String::from_utf8_lossy(&manpath.stdout);
+        let folder = home.join(".cargo/share/man");
+        assert!(
+            std::env::split_paths(manpath.trim()).any(|p| p == folder),
+            "manpath has {}: {manpath}",
+            folder.display()
+        );
+    }
+    let man = shell("man icp2c");
+    let text = String::from_utf8_lossy(&man.stdout).replace(['\u{2010}', '\u{2212}'], "-");
+    assert!(
+        man.status.success() && text.contains("icp2c") && text.contains("--fen"),
+        "man icp2c (exit {:?}):\n{text}",
+        man.status.code()
+    );
 }

@@ -198,8 +198,8 @@ fn generated_code_of_every_example() {
             for (target, runtime) in [Target::C, Target::Rust].into_iter().zip(runtimes) {
                 let text = program.emit_file(target, &file).unwrap();
                 assert!(text.contains(&runtime), "the runtime is embedded verbatim");
-                // Issue 14: a user of the output has no icp2c checkout, so
-                // nothing in it names a path inside one.
+                // A user of the output has no icp2c checkout, so nothing
+                // in it names a path inside one.
                 for path in ["src/lang", "src/codegen", "templates/"] {
                     assert!(!text.contains(path), "{file} ({target:?}) names {path}");
                 }
@@ -339,7 +339,7 @@ fn warnings_for_names_never_placed() {
     snapshot!(ICP, "warning__never_placed", source, text);
 }
 
-/// `icp2c run --trace --board` (issue 14): each language's trace and
+/// `icp2c run --trace --board`: each language's trace and
 /// board pictures for an example, on the error stream; standard output is
 /// shown too, and must be what a plain run prints.
 #[test]
@@ -408,4 +408,143 @@ fn trace_and_board_of_examples() {
             )
         );
     }
+}
+
+/// Where a line sends its reader somewhere the reader cannot go: a
+/// contract outside the repository (`shared/`, a `spec/` path, "the spec
+/// §8", a language's page named without its folder `docs/`) or an issue
+/// of the project's tracker (`issue 13`, `Issue #13`). `None` for a line
+/// that cites only what a user has (`docs/cheg.md §7`).
+fn cites_what_users_lack(line: &str) -> Option<&'static str> {
+    if line.contains("shared/") {
+        return Some("`shared/`");
+    }
+    let bytes = line.as_bytes();
+    let word_start =
+        |at: usize| at == 0 || !(bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_');
+    if line.match_indices("spec/").any(|(at, _)| word_start(at)) {
+        return Some("a `spec/` path");
+    }
+    for page in ["infchesspro.md", "finvara.md", "cheg.md"] {
+        if line
+            .match_indices(page)
+            .any(|(at, _)| !line[..at].ends_with("docs/"))
+        {
+            return Some("a language's page without `docs/`");
+        }
+    }
+    let lower = line.to_ascii_lowercase();
+    if lower.match_indices("spec §").any(|(at, _)| word_start(at)) {
+        return Some("\"spec §\"");
+    }
+    for (at, _) in lower.match_indices("issue") {
+        if !word_start(at) {
+            continue;
+        }
+        let rest = lower[at + "issue".len()..].trim_start_matches('s');
+        let rest = rest.trim_start().trim_start_matches('#').trim_start();
+        if rest.starts_with(|c: char| c.is_ascii_digit()) {
+            return Some("an issue number");
+        }
+    }
+    None
+}
+
+#[test]
+fn the_citation_check_finds_what_users_lack() {
+    for bad in [
+        "the contract is `shared/spec/infchesspro.md` §6",
+        "; (spec/cheg.md) for the icp2c chess engine.",
+        "/* ------ loops (issue 13) */",
+        "// Issue #13: loops",
+        "as issues 12 and 13 say",
+        "A Finvara program (spec: finvara.md): 5 kinds",
+        "/// A runtime error cause (spec §8).",
+    ] {
+        assert!(cites_what_users_lack(bad).is_some(), "{bad}");
+    }
+    for good in [
+        "the language is the one `docs/infchesspro.md` defines (§6)",
+        "icp_entry_spec, EntrySpec, respec/ and the issue of a move",
+        "// docs/cheg.md §7.4: the engine's command line",
+        "fn matches_side(spec: (u8, u8, u8, u8, Option<u8>), have: (u8, u8, u8, u8, u8)) -> bool {",
+        "A Finvara program (docs/finvara.md): 5 kinds",
+    ] {
+        assert_eq!(cites_what_users_lack(good), None, "{good}");
+    }
+}
+
+/// Generated code and the examples cite what their reader has: the
+/// language references in `docs/` (by section: `docs/infchesspro.md §6`),
+/// never the contracts outside the repository or the project's issues.
+/// Every example in every target and layout (a C file; a Rust file, module
+/// and crate, every file of it), optimised and not, and every file of
+/// `examples/`.
+#[test]
+fn generated_code_and_examples_cite_only_what_users_have() {
+    let mut failures = Vec::new();
+    let mut scan = |name: &str, text: &str| {
+        for (i, line) in text.lines().enumerate() {
+            if let Some(what) = cites_what_users_lack(line) {
+                failures.push(format!("{name}:{}: cites {what}: {}", i + 1, line.trim()));
+            }
+        }
+    };
+    let mut generated = 0;
+    for lang in LANGUAGES {
+        let cases = support::cases(&["examples"], lang.ext());
+        assert!(!cases.is_empty(), "no {} example", lang.ext());
+        for case in cases {
+            let source = std::fs::read_to_string(&case.path).unwrap();
+            let file = format!("{}.{}", case.name, lang.ext());
+            for optimised in [true, false] {
+                let program = driver::check(lang.language, &source).unwrap().program;
+                let program = if optimised {
+                    program
+                } else {
+                    program.without_optimiser()
+                };
+                for (target, layout) in [
+                    (Target::C, Layout::File),
+                    (Target::Rust, Layout::File),
+                    (Target::Rust, Layout::Module),
+                    (Target::Rust, Layout::Crate),
+                ] {
+                    let files = program.emit(target, layout, &file, &case.name).unwrap();
+                    assert!(!files.is_empty(), "{file}: {target:?} {layout:?}");
+                    for f in files {
+                        let opt = if optimised { "" } else { " -O0" };
+                        scan(
+                            &format!("{file} ({target:?} {layout:?}{opt}) {}", f.path),
+                            &f.contents,
+                        );
+                        generated += 1;
+                    }
+                }
+            }
+        }
+    }
+    // Three languages, each with examples, in 2 × (1 + 1 + 1 + 4) files.
+    assert!(generated >= 3 * 2 * 7, "only {generated} files generated");
+    let mut examples: Vec<_> = std::fs::read_dir(support::root().join("examples"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    examples.sort();
+    for path in examples {
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        let name = path
+            .strip_prefix(support::root())
+            .unwrap()
+            .display()
+            .to_string();
+        scan(&name, &text);
+    }
+    assert!(
+        failures.is_empty(),
+        "{} lines cite what a user does not have; cite docs/<language>.md §n:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

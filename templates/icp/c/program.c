@@ -12,8 +12,9 @@
 {%- endif %}
 {%- if !loop_tables.is_empty() %}
 
-/* Loops of statements the optimiser summarised (issue 13), each member
- * with its move: name, row offset, column offset. */
+/* Loops of statements the optimiser summarised (docs/infchesspro.md,
+ * "Loops of statements"), each member with its move: name, row offset,
+ * column offset. */
 {%- for t in loop_tables %}
 {{ t }}
 {%- endfor %}

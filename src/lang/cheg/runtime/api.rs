@@ -4,7 +4,7 @@
 //! runtimes that defines it). The back ends spell every runtime name a
 //! generated statement uses through this table ([`crate::codegen::sections::Uses::c`],
 //! [`crate::codegen::sections::Uses::rust`]), which records its section; a generated engine then
-//! carries the core (chess, the search, UCI: `spec/cheg.md` §7) and the
+//! carries the core (chess, the search, UCI: `docs/cheg.md` §7) and the
 //! sections its program reaches, nothing else
 //! ([`crate::codegen::sections`]).
 //!

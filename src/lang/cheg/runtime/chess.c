@@ -1,6 +1,6 @@
 /* ---------------------------------------------------------------------
- * Legal chess for the CHEG engine (spec/cheg.md §7.1, §7.2, §7.4): the
- * position, FEN, legal moves in the contract's order, make, check, perft.
+ * Legal chess for the CHEG engine (docs/cheg.md §7.1, §7.2, §7.4): the
+ * position, FEN, legal moves in §7.2's order, make, check, perft.
  * The C port of runtime/chess.rs, function for function: the same 0x88
  * mailbox with per-colour and per-kind bit masks, the same legal
  * generation (checkers and pins from one scan from the king) in the same
@@ -19,7 +19,7 @@
 /* @section core: prelude_realloc prelude_stdout */
 /* @end core */
 
-/* What gcc optimises (issue 12: the build's time is gcc's -O2 passes).
+/* What gcc optimises (the build's time is gcc's -O2 passes).
  * Only the move generation and the search need -O2; the rest is marked:
  * - ICP_COLD: runs once per command or on an error (FEN, UCI, messages,
  *   start-up): not optimised at all, and calls to it are unlikely;

@@ -1,5 +1,5 @@
-//! Legal chess for the CHEG engine (`spec/cheg.md` §7.1, §7.2, §7.4): the
-//! position, FEN, legal moves in the contract's order, make, check, perft.
+//! Legal chess for the CHEG engine (`docs/cheg.md` §7.1, §7.2, §7.4): the
+//! position, FEN, legal moves in §7.2's order, make, check, perft.
 //!
 //! Std only, no unsafe, never panics. This file is compiled into icp2c and
 //! embedded into generated Rust as a sibling module of `engine` and `uci`,
@@ -11,7 +11,7 @@
 //!
 //! # Representation
 //!
-//! Chosen to port one-to-one to C (issue 12): a 0x88 mailbox (`board`, 128
+//! Chosen to port one-to-one to C (`chess.c`): a 0x88 mailbox (`board`, 128
 //! bytes, square `rank * 16 + file`, off the board when `s & 0x88 != 0`)
 //! plus 64-bit occupancy masks (bit = public square number) per colour and
 //! per kind, the two king squares, castling rights as four bits, the

@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * The CHEG engine in C (spec/cheg.md §2, §4, §5, §6, §7.3, §9): values,
+ * The CHEG engine in C (docs/cheg.md §2, §4, §5, §6, §7.3, §9): values,
  * conditions and orderings, the instructions, the endgame program inside
  * the search, runtime errors. The C port of runtime/engine.rs, pasted into
  * generated C after the prelude and chess.c: keep the two in step (the

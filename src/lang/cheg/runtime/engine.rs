@@ -1,4 +1,4 @@
-//! The CHEG engine (`spec/cheg.md` §6, §7.3): values (§2), conditions and
+//! The CHEG engine (`docs/cheg.md` §6, §7.3): values (§2), conditions and
 //! orderings (§4), the instructions' semantics (§5), the search that
 //! consults the endgame program (§6, §7.3) and runtime errors (§9).
 //!

@@ -1,5 +1,5 @@
 /* ---------------------------------------------------------------------
- * The engine's command line and the UCI protocol (spec/cheg.md §7.4,
+ * The engine's command line and the UCI protocol (docs/cheg.md §7.4,
  * §7.5): the C port of runtime/uci.rs, pasted into generated C after
  * engine.c. Its doc comment lists the decisions where §7.4 and §7.5 are
  * silent; this file makes the same ones, byte for byte. Input text is read

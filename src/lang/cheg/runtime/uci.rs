@@ -1,4 +1,4 @@
-//! The engine's command line and the UCI protocol (`spec/cheg.md` §7.4,
+//! The engine's command line and the UCI protocol (`docs/cheg.md` §7.4,
 //! §7.5).
 //!
 //! Std only, no unsafe, never panics. Embedded into generated Rust beside

@@ -156,7 +156,7 @@ struct RustItems {
 /// The second line of the header (the first is [`codegen::header`]).
 fn summary(program: &Program) -> String {
     format!(
-        "A Finvara program (spec: finvara.md): {} kinds, a {}x{} board, {} moves.",
+        "A Finvara program (docs/finvara.md): {} kinds, a {}x{} board, {} moves.",
         program.kinds.len(),
         program.width,
         program.height,

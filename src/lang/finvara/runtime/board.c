@@ -1,7 +1,8 @@
 /* Finvara board runtime of icp2c (C99, libc only). A port of its Rust
  * board runtime with the same data layout, algorithms and messages: see that file for
- * the path program format. Spec: finvara.md section 2.1 (paths), 4 (holes
- * and stacks), 5 (moves), 5.4 (attacks and the end of the game).
+ * the path program format. The language: icp2c's reference
+ * docs/finvara.md, whose sections are cited as §n (§2.1 paths, §4 holes
+ * and stacks, §5 moves, §5.4 attacks and the end of the game).
  * Cut into the same sections as the Rust runtime (see its module doc). */
 /* @section core: prelude_stdout prelude_write_failure prelude_realloc */
 /* @end core */

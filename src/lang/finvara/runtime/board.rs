@@ -1,7 +1,8 @@
 //! Finvara board runtime: one source shared by the interpreter (`icp2c run`,
 //! as `crate::lang::finvara::runtime::board`) and every generated Rust program (pasted
-//! in verbatim as `mod icp_rt`). Spec: shared/spec/finvara.md (§2.1 paths,
-//! §4 holes and stacks, §5 moves, §5.4 attacks and the end of the game).
+//! in verbatim as `mod icp_rt`). The language: icp2c's reference
+//! `docs/finvara.md`, whose sections (§) are cited here (§2.1 paths, §4
+//! holes and stacks, §5 moves, §5.4 attacks and the end of the game).
 //! The C runtime (board.c, beside this file) is a line-by-line port of
 //! this file: same data layout, same algorithms, same messages.
 //!

@@ -469,7 +469,7 @@ pub fn loop_note(program: &Program, members: &[LoopMember]) -> String {
         .map(|m| program.statements[m.statement].label.to_string())
         .collect();
     format!(
-        "Statements {} loop: run as one operation (issue 13, -O0 to step)",
+        "Statements {} loop: run as one operation (-O0 to step)",
         labels.join(", ")
     )
 }

@@ -352,7 +352,10 @@ fn view(program: &Program) -> (ProgramView, Uses) {
             let labels: Vec<String> = t.members.iter().map(|(l, _)| l.to_string()).collect();
             let mut lines = vec![
                 String::new(),
-                format!("/// Statements {}: a loop (issue 13).", labels.join(", ")),
+                format!(
+                    "/// Statements {}: a loop the optimiser summarised.",
+                    labels.join(", ")
+                ),
             ];
             let declaration = format!(
                 "const ICP_LOOP_{}: [{}; {}] =",

@@ -25,8 +25,8 @@
 //! | `move` | §7's rules (geometry, the check test, the line indices), colours and kinds (§3) | [`WHITE`] … [`PAWN`] |
 //! | `move_squares`, `move_name_to`, `move_name_by` | §4.2, §4.3, §4.4 | [`MOVE_SQUARES`], [`MOVE_NAME_TO`], [`MOVE_NAME_BY`] |
 //! | `runs` | what slides and loops share | |
-//! | `slide` | a slide loop (issue 13) | [`SLIDE`] |
-//! | `loop`, `loop_slide`, `loop_nothing` | a loop of statements, its slides, its `^`s (issue 13) | [`LOOP_EXIT`], [`LOOP_STEP`], [`STEP_MOVE`], [`STEP_SLIDE`], [`STEP_NOTHING`] |
+//! | `slide` | a slide loop the optimiser summarised | [`SLIDE`] |
+//! | `loop`, `loop_slide`, `loop_nothing` | a loop of statements, its slides, its `^`s | [`LOOP_EXIT`], [`LOOP_STEP`], [`STEP_MOVE`], [`STEP_SLIDE`], [`STEP_NOTHING`] |
 //! | `count` | §4.7 | [`COUNT`], [`WRITE_COUNT`] |
 //! | `text` | §4.6 | [`TEXT`] |
 //! | `read` | §6: the integer reader | [`INPUT`], [`READ`] |
@@ -94,7 +94,7 @@ pub const MOVE_NAME_BY: Entry = Entry {
     section: "move_name_by",
 };
 
-/// §4.4 repeated: a slide loop the optimiser summarised (issue 13).
+/// §4.4 repeated: a slide loop the optimiser summarised.
 pub const SLIDE: Entry = Entry {
     name: "slide",
     rust: "Board::slide",
@@ -102,8 +102,8 @@ pub const SLIDE: Entry = Entry {
     section: "slide",
 };
 
-/// §4.4 and §4.5 round a loop of statements the optimiser summarised
-/// (issue 13): the member whose move failed.
+/// §4.4 and §4.5 round a loop of statements the optimiser summarised:
+/// the member whose move failed.
 pub const LOOP_EXIT: Entry = Entry {
     name: "loop_exit",
     rust: "Board::loop_exit",

@@ -4,8 +4,9 @@
  * program cut to the sections it uses (the @section markers; icp2c's
  * table of runtime entry points says which section holds what a program
  * calls; the kinds and colours it places select the move rules it
- * carries). Implements docs/runtime-design.md; the language contract is
- * shared/spec/infchesspro.md, whose sections are cited as §n.
+ * carries). Implements docs/runtime-design.md; the language is the one
+ * icp2c's reference docs/infchesspro.md defines, whose sections are cited
+ * as §n.
  * ------------------------------------------------------------------------ */
 /* @section core: prelude_stdout prelude_write_failure */
 /* @end core */
@@ -1434,10 +1435,10 @@ static int icp_slide_run(uint32_t name, int64_t dr, int64_t dc, uint64_t most,
 /* @end slide_fast */
 
 /* @section slide: move move_name_by */
-/* §4.4 again and again: a slide loop summarised by the optimiser (issue
- * 13). Moves the pieces called name by (drow, dcol) as that many
- * icp_move_name_by calls would, until one fails or most have succeeded;
- * returns how many succeeded. */
+/* §4.4 again and again: a slide loop summarised by the optimiser
+ * (docs/infchesspro.md, "The optimiser"). Moves the pieces called name
+ * by (drow, dcol) as that many icp_move_name_by calls would, until one
+ * fails or most have succeeded; returns how many succeeded. */
 ICP_API uint64_t icp_slide(uint32_t name, int64_t drow, int64_t dcol,
                            uint64_t most)
 {
@@ -1455,7 +1456,7 @@ ICP_API uint64_t icp_slide(uint32_t name, int64_t drow, int64_t dcol,
 /* @end slide */
 
 /* @section loop: move move_name_by runs rays u2i steps add knight_scan */
-/* ------------------------------------------------ loops (issue 13) */
+/* ------------------------------------------------------------ loops */
 
 /* A loop of statements summarised by the optimiser: its members in the
  * order control goes round them. ICP_STEP_MOVE: name;drow,dcol whose
@@ -1927,11 +1928,12 @@ static uint64_t icp_skip_rounds(const icp_round *r, uint64_t executed, uint64_t 
     return rounds * per;
 }
 
-/* A loop of statements (issue 13): runs steps[0..n) round from member
- * start exactly as that many statements would, until a move fails (left)
- * or most statements have run (a run of a slide loop's statement is one,
- * its failed one included). Each round runs step by step; after it, as
- * many further rounds as can be proven identical are made in one go
+/* A loop of statements (docs/infchesspro.md, "Loops of statements"):
+ * runs steps[0..n) round from member start exactly as that many
+ * statements would, until a move fails (left) or most statements have
+ * run (a run of a slide loop's statement is one, its failed one
+ * included). Each round runs step by step; after it, as many further
+ * rounds as can be proven identical are made in one go
  * (icp_skip_rounds). As board.rs, Board::run_loop. */
 static icp_loop_end icp_run_loop(const icp_loop_step *steps, size_t n, size_t start,
                                  uint64_t most)

@@ -6,8 +6,9 @@
 //! markers; icp2c's table of runtime entry points and the kinds a program
 //! places say which). `std` only, no `unsafe`, never panics, never prints.
 //! It implements `docs/runtime-design.md` (data structures and costs are
-//! described where they are defined); the language contract is
-//! `shared/spec/infchesspro.md`, whose sections (§) are cited on each item.
+//! described where they are defined); the language is the one icp2c's
+//! reference `docs/infchesspro.md` defines, whose sections (§) are cited
+//! on each item.
 
 // @section rays
 use std::collections::{BTreeSet, HashMap};
@@ -19,12 +20,12 @@ use std::io::{BufRead, ErrorKind};
 
 // @section board
 /// An interned piece name: the compiler numbers the names of a program
-/// `0..names` (runtime-design.md, "Semantics pinned here"; spec §2, §4.1).
+/// `0..names` (runtime-design.md, "Semantics pinned here"; §2, §4.1).
 pub type Name = u32;
 // @end board
 
 // @section place
-/// A piece colour (spec §3). Numbered white = 0, black = 1 as in
+/// A piece colour (§3). Numbered white = 0, black = 1 as in
 /// runtime-design.md; a piece keeps the number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
@@ -38,7 +39,7 @@ pub enum Colour {
     // @end black
 }
 
-/// A piece kind (spec §3, geometry in §7 rule 3). Numbered king 0, queen 1,
+/// A piece kind (§3, geometry in §7 rule 3). Numbered king 0, queen 1,
 /// rook 2, bishop 3, knight 4, pawn 5 as in runtime-design.md; a piece
 /// keeps the number.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,7 +107,7 @@ fn lines_of(kind: u8) -> u8 {
 // @end sliders
 
 // @section interpreter
-/// The colour and kind a piece letter stands for (spec §2): `K Q R B N P`
+/// The colour and kind a piece letter stands for (§2): `K Q R B N P`
 /// are white, `k q r b n p` black. `None` for any other character.
 pub fn piece_from_letter(letter: char) -> Option<(Colour, Kind)> {
     let colour = if letter.is_ascii_uppercase() {
@@ -150,40 +151,40 @@ fn kind_of(kind: u8) -> Kind {
 }
 // @end interpreter
 
-/// A runtime error cause (spec §8). Each maps to one exact text of
+/// A runtime error cause (§8). Each maps to one exact text of
 /// runtime-design.md, "Runtime error lines", through [`Fault::cause`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     // @section read
-    /// Input text where a number was expected is not a number (spec §6).
+    /// Input text where a number was expected is not a number (§6).
     NotANumber,
-    /// An input number is outside the signed 64-bit range (spec §6).
+    /// An input number is outside the signed 64-bit range (§6).
     NumberOutOfRange,
     // @end read
     // @section no_label: die
-    /// A `*` jump target names a label no statement has (spec §5); holds the
+    /// A `*` jump target names a label no statement has (§5); holds the
     /// value read.
     NoSuchLabel(i64),
     // @end no_label
     // @section end_of_input: die
-    /// A `*` jump target that had to be taken found end of input (spec §6).
+    /// A `*` jump target that had to be taken found end of input (§6).
     EndOfInputInTarget,
     // @end end_of_input
     // @section squares_grow
-    /// Memory is exhausted (spec §8).
+    /// Memory is exhausted (§8).
     OutOfMemory,
     // @end squares_grow
     // @section read
-    /// Standard input could not be read (spec §8).
+    /// Standard input could not be read (§8).
     ReadFailed,
     // @end read
-    /// Standard output could not be written (spec §8).
+    /// Standard output could not be written (§8).
     WriteFailed,
 }
 
 impl Fault {
     /// The cause text of this fault, byte-identical in every back end
-    /// (runtime-design.md, "Runtime error lines"; spec §8), e.g.
+    /// (runtime-design.md, "Runtime error lines"; §8), e.g.
     /// `input is not a number (§6)`. No newline.
     pub fn cause(&self) -> String {
         match self {
@@ -218,7 +219,7 @@ impl std::fmt::Display for Fault {
 }
 
 // @section die
-/// The one standard-error line of a runtime error (spec §8):
+/// The one standard-error line of a runtime error (§8):
 /// `error: statement LABEL: CAUSE`, without a newline, where LABEL is the
 /// label of the statement that was running and CAUSE is [`Fault::cause`];
 /// for [`Fault::WriteFailed`] just `error: CAUSE` (docs/infchesspro.md).
@@ -695,7 +696,7 @@ struct Overlay {
 // @end move
 
 // @section board
-/// The infinite board of spec §3 (squares: every pair of i64) with its
+/// The infinite board of §3 (squares: every pair of i64) with its
 /// pieces, and the commands of §4.1 to §4.4 and §4.7. A name outside
 /// `0..names` ([`Board::new`]) has no pieces: it counts 0, its moves and
 /// places fail.
@@ -947,7 +948,7 @@ impl Board {
 
     // @section slide: move move_name_by
     /// §4.4 again and again: a slide loop (`L. name;dr,dc?L`), summarised
-    /// by the optimiser (issue 13). Moves the pieces called `name` by
+    /// by the optimiser. Moves the pieces called `name` by
     /// (drow, dcol) exactly as that many [`Board::move_name_by`] calls
     /// would, until one fails or `most` have succeeded; returns how many
     /// succeeded. When one piece has the name, its colour has no king
@@ -1142,7 +1143,7 @@ impl Board {
     // @end slide_knight
 
     // @section loop: move move_name_by runs rays steps knight_scan
-    /// A loop of statements summarised by the optimiser (issue 13): runs
+    /// A loop of statements summarised by the optimiser: runs
     /// `steps` round from member `start` exactly as that many statements
     /// would run, until a [`Step::Move`] fails (`left`: control leaves by
     /// that member's failure target) or `most` statements have run (an
@@ -2041,7 +2042,7 @@ impl Board {
 // @end board
 
 // @section loop
-/// One statement of a loop the optimiser summarised (issue 13), for
+/// One statement of a loop the optimiser summarised, for
 /// [`Board::run_loop`], in the order control goes round the loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Step {
@@ -2248,7 +2249,7 @@ fn collision(a: Pair, v: Pair, b: Pair, w: Pair, after: u8) -> Option<u64> {
 // Input and output
 // ---------------------------------------------------------------------------
 
-/// The integer reader behind every `*` (spec §6).
+/// The integer reader behind every `*` (§6).
 ///
 /// Skips blanks (space, tab, `\r`, `\n`), then reads an optional `-` or `+`
 /// and one or more ASCII digits; the number ends at the first non-digit,
