@@ -63,8 +63,10 @@ struct Cli {
     #[arg(short, long, value_enum)]
     target: Option<Target>,
 
-    /// Write a Rust Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs) into the
-    /// folder given by -o (it implies --target rust). Example: --crate -o beer-crate
+    /// Write a Rust Cargo crate into the folder given by -o (it implies --target
+    /// rust): Cargo.toml, .gitignore, src/lib.rs (the program as a library),
+    /// src/main.rs (its binary) and src/icp_rt.rs (the runtime it uses).
+    /// Example: --crate -o beer-crate
     #[arg(long = "crate", requires = "output")]
     as_crate: bool,
 

@@ -362,8 +362,41 @@ fn finvara_is_chosen_by_extension_or_by_lang() {
         b"",
     );
     assert_eq!(r.status, 0, "{}", text(&r.stderr));
-    for file in ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"] {
-        assert!(out.join(file).is_file(), "{file} missing");
+    // The files --crate writes, and --help names every one of them.
+    let mut written = Vec::new();
+    let mut folders = vec![out.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let relative = path.strip_prefix(&out).unwrap();
+                written.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            ".gitignore",
+            "Cargo.toml",
+            "src/icp_rt.rs",
+            "src/lib.rs",
+            "src/main.rs"
+        ]
+    );
+    let help = text(&icp2c(&["--help"], b"").stdout);
+    let crate_help = help
+        .split_once("\n      --crate\n")
+        .and_then(|(_, after)| after.split("\n\n").next())
+        .unwrap_or_default();
+    for file in &written {
+        assert!(
+            crate_help.contains(file.as_str()),
+            "--crate's help does not name {file}:\n{crate_help}"
+        );
     }
 }
 
