@@ -37,9 +37,10 @@ Languages, chosen by the file extension (--lang overrides it): InfChessPro
 language, compiled to chess engines). All compile to C, Rust and crates.
 A closed standard output (icp2c prog.icp | head) ends icp2c quietly.
 
-Exit status: 0 success; 1 runtime error (run); 2 the program was rejected
-(diagnostics on standard error, nothing written) or a file could not be read
-or written; 3 `run --max-steps` ran out.";
+Exit status: 0 success; 1 runtime error (run), or a file that --verify finds
+stale or missing; 2 the program was rejected (diagnostics on standard error,
+nothing written) or a file could not be read or written; 3 `run --max-steps`
+ran out.";
 
 /// Compile chess-board esoteric languages (InfChessPro, Finvara, CHEG) to standalone C or Rust.
 #[derive(Parser, Debug)]
@@ -83,10 +84,11 @@ struct Cli {
     check: bool,
 
     /// Is the file named by -o (with --crate: the files icp2c writes in that
-    /// folder) what icp2c would write now? Writes nothing: exit 0 when it is,
-    /// exit 1 with a unified diff on standard output when it differs or is
-    /// missing, 2 when the program is rejected or a file cannot be read. For
-    /// CI, beside generated code kept in version control.
+    /// folder) what icp2c would write now? Writes nothing: exit 0 when it is;
+    /// exit 1 with a unified diff on standard output when it differs, or
+    /// with a line on standard error naming it when it is missing; 2 when
+    /// the program is rejected or a file cannot be read. For CI, beside
+    /// generated code kept in version control.
     /// Example: icp2c examples/beer.icp -o beer.c --verify
     #[arg(long, conflicts_with = "check")]
     verify: bool,
@@ -698,7 +700,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
                 .iter()
                 .map(|f| (dir.join(&f.path), f.contents.as_str()))
                 .collect();
-            return verify(&pairs);
+            return verify(&pairs, Some(&dir));
         }
         let written = write_crate(&dir, &files);
         return match written {
@@ -722,7 +724,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         }
     };
     if let Some(out) = cli.output.as_ref().filter(|_| cli.verify) {
-        return verify(&[(out.clone(), text.as_str())]);
+        return verify(&[(out.clone(), text.as_str())], None);
     }
     let written = match cli.output.as_ref().filter(|out| out.as_os_str() != "-") {
         Some(out) => {
@@ -751,40 +753,53 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
 }
 
 /// `--verify`: compares each file on disk with what icp2c generates for
-/// it. Exit 0 when all are equal; 1 with a unified diff on standard output
-/// (`--- PATH` on disk, `+++ PATH` as generated; a missing file is
-/// `/dev/null`) when any differs or is missing; 2 when one cannot be read.
-fn verify(files: &[(PathBuf, &str)]) -> ExitCode {
+/// it, `folder` being the crate's folder with `--crate`. Exit 0 when all
+/// are equal; 1 when any differs (a unified diff on standard output, `---
+/// PATH` on disk, `+++ PATH` as generated) or is missing (one line on
+/// standard error per missing file, or for the whole crate folder when it
+/// is missing); 2 when one cannot be read.
+fn verify(files: &[(PathBuf, &str)], folder: Option<&Path>) -> ExitCode {
+    const WRITE_IT: &str = "run without --verify to write it";
+    if let Some(folder) = folder
+        && !folder.exists()
+    {
+        error(&format!("{} does not exist: {WRITE_IT}", folder.display()));
+        return ExitCode::from(1);
+    }
     let mut diffs = String::new();
+    let mut missing = Vec::new();
+    let mut stale = 0;
     for (path, generated) in files {
         let shown = path.display().to_string();
-        let (old, old_name) = match std::fs::read(path) {
-            Ok(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), shown.clone()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => (String::new(), "/dev/null".into()),
+        let old = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                missing.push(shown);
+                continue;
+            }
             Err(e) => {
                 error(&format!("cannot read {shown}: {e}"));
                 return ExitCode::from(REJECTED);
             }
         };
-        if old != *generated || old_name == "/dev/null" {
+        if old != *generated {
+            stale += 1;
             let diff = similar::TextDiff::from_lines(old.as_str(), *generated);
             diffs.push_str(
                 &diff
                     .unified_diff()
                     .context_radius(3)
-                    .header(&old_name, &format!("{shown} (as icp2c generates it now)"))
+                    .header(&shown, &format!("{shown} (as icp2c generates it now)"))
                     .to_string(),
             );
         }
     }
-    if diffs.is_empty() {
-        return ExitCode::SUCCESS;
+    for shown in &missing {
+        error(&format!("{shown} does not exist: {WRITE_IT}"));
     }
-    let stale = files.len()
-        - files
-            .iter()
-            .filter(|(p, g)| std::fs::read(p).is_ok_and(|b| b == g.as_bytes()))
-            .count();
+    if diffs.is_empty() {
+        return ExitCode::from(if missing.is_empty() { 0 } else { 1 });
+    }
     let mut stdout = io::stdout().lock();
     match stdout
         .write_all(diffs.as_bytes())
