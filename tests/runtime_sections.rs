@@ -307,5 +307,5 @@ fn an_empty_program_carries_the_core_alone() {
     let (rust, sections) = icp::backend::rust::runtime(ir);
     assert!(sections.is_empty(), "{sections:?}");
     assert!(!rust.contains("struct Board"));
-    assert!(!program.emit_rust("e.icp").contains("fn error_line"));
+    assert!(!program.emit_rust("e.icp").contains("fn error_message"));
 }
