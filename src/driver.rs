@@ -49,6 +49,15 @@ macro_rules! languages {
                 }
             }
 
+            /// [`Lang::RUN_REPORTS_MEMORY_EXHAUSTION`] of the language:
+            /// whether its interpreter reports running out of memory as
+            /// its own runtime error.
+            pub fn run_reports_memory_exhaustion(self) -> bool {
+                match self {
+                    $(Language::$variant => <$imp as Lang>::RUN_REPORTS_MEMORY_EXHAUSTION,)+
+                }
+            }
+
             fn check_source(self, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
                 match self {
                     $(Language::$variant => check_as::<$imp>(self, source),)+
