@@ -2,6 +2,7 @@
 //! does none.
 
 mod manual;
+mod oom;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::codegen::{Layout, Target as CodegenTarget, cargo::CRATE_MARKER};
@@ -37,10 +38,11 @@ Languages, chosen by the file extension (--lang overrides it): InfChessPro
 language, compiled to chess engines). All compile to C, Rust and crates.
 A closed standard output (icp2c prog.icp | head) ends icp2c quietly.
 
-Exit status: 0 success; 1 runtime error (run), or a file that --verify finds
-stale or missing; 2 the program was rejected (diagnostics on standard error,
-nothing written) or a file could not be read or written; 3 `run --max-steps`
-ran out.";
+Exit status: 0 success; 1 runtime error (run; running out of memory too), or
+a file that --verify finds stale or missing; 2 the program was rejected
+(diagnostics on standard error, nothing written), a file could not be read or
+written, or icp2c ran out of memory compiling it (one line: error: out of
+memory while compiling FILE); 3 `run --max-steps` ran out.";
 
 /// Compile chess-board esoteric languages (InfChessPro, Finvara, CHEG) to standalone C or Rust.
 #[derive(Parser, Debug)]
@@ -152,10 +154,19 @@ fn colour_wanted(choice: ColorChoice) -> bool {
 
 /// Prints `error: MESSAGE` on standard error, coloured as diagnostics are.
 fn error(message: &str) {
-    eprint!(
-        "{}",
-        diagnostic::render_message(MessageKind::Error, message, *COLOUR.get().unwrap_or(&false))
-    );
+    eprint!("{}", error_line(message));
+}
+
+/// The line [`error`] prints, newline included.
+fn error_line(message: &str) -> String {
+    diagnostic::render_message(MessageKind::Error, message, *COLOUR.get().unwrap_or(&false))
+}
+
+/// From now on, running out of memory ends icp2c with `error: out of
+/// memory while compiling NAME` and status 2 ([`oom`]).
+fn compiling(path: &Path) {
+    let message = format!("out of memory while compiling {}", source_name(path));
+    oom::on_failure(error_line(&message), REJECTED, false);
 }
 
 /// Prints `note: MESSAGE` on standard error, coloured as diagnostics are.
@@ -342,6 +353,7 @@ const REJECTED: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOUR.set(colour_wanted(cli.color));
+    oom::on_failure(error_line("out of memory"), REJECTED, false);
     match cli.command {
         Some(Command::Completions { shell }) => {
             let mut command = <Cli as clap::CommandFactory>::command();
@@ -444,19 +456,29 @@ struct Source {
     text: String,
 }
 
+/// The name diagnostics give the program at `path`: `<stdin>` for `-`.
+fn source_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Reads and decodes `path` (`-`: standard input); prints a diagnostic and
 /// returns `None` when that fails.
 fn load(path: &Path) -> Option<Source> {
-    let (name, bytes) = if path.as_os_str() == "-" {
+    let name = source_name(path);
+    let bytes = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         if let Err(e) = io::stdin().lock().read_to_end(&mut bytes) {
             error(&format!("cannot read the program from standard input: {e}"));
             return None;
         }
-        ("<stdin>".to_string(), bytes)
+        bytes
     } else {
         match std::fs::read(path) {
-            Ok(bytes) => (path.display().to_string(), bytes),
+            Ok(bytes) => bytes,
             Err(e) => {
                 error(&format!("cannot read {}: {e}", path.display()));
                 return None;
@@ -668,6 +690,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         ));
         return ExitCode::from(REJECTED);
     }
+    compiling(path);
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
@@ -858,6 +881,7 @@ fn run(
     options: RunOptions,
     lang: Option<LangArg>,
 ) -> ExitCode {
+    compiling(path);
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
@@ -882,6 +906,16 @@ fn run(
         source_name: src.name.clone(),
         ..options
     };
+    // While the program runs, memory runs out as in its generated
+    // programs: InfChessPro's and Finvara's runtimes report it as their
+    // runtime error (the first failed allocation is theirs), and what they
+    // cannot attribute, or CHEG's engine, ends with `error: memory
+    // exhausted` and status 1 ([`oom`]).
+    oom::on_failure(
+        error_line("memory exhausted"),
+        1,
+        program.language().run_reports_memory_exhaustion(),
+    );
     match program.run_live(input, &mut output, &mut errors, &options) {
         Ok(outcome) => report(&outcome),
         Err(UsageError(message)) => {
