@@ -49,6 +49,15 @@ macro_rules! languages {
                 }
             }
 
+            /// [`Lang::RUN_REPORTS_MEMORY_EXHAUSTION`] of the language:
+            /// whether its interpreter reports running out of memory as
+            /// its own runtime error.
+            pub fn run_reports_memory_exhaustion(self) -> bool {
+                match self {
+                    $(Language::$variant => <$imp as Lang>::RUN_REPORTS_MEMORY_EXHAUSTION,)+
+                }
+            }
+
             fn check_source(self, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
                 match self {
                     $(Language::$variant => check_as::<$imp>(self, source),)+
@@ -334,7 +343,8 @@ impl Program {
 
     /// A Cargo crate: `Cargo.toml` (package named after `stem`, made a
     /// valid crate name, first line [`crate::codegen::cargo::CRATE_MARKER`]),
-    /// `src/main.rs` and `src/icp_rt.rs` (the runtime). Paths are relative
+    /// `.gitignore`, `src/lib.rs` (the program as a library), `src/main.rs`
+    /// (its binary) and `src/icp_rt.rs` (the runtime). Paths are relative
     /// to the crate's folder. Panics if the language has no Rust back end.
     pub fn emit_crate(&self, source_name: &str, stem: &str) -> Vec<GeneratedFile> {
         self.emit(Target::Rust, Layout::Crate, source_name, stem)

@@ -2,6 +2,7 @@
 //! does none.
 
 mod manual;
+mod oom;
 
 // Standard input and output closed at start fail as they do in generated
 // programs (the same module, pasted into their `main`).
@@ -41,9 +42,11 @@ Languages, chosen by the file extension (--lang overrides it): InfChessPro
 language, compiled to chess engines). All compile to C, Rust and crates.
 A closed standard output (icp2c prog.icp | head) ends icp2c quietly.
 
-Exit status: 0 success; 1 runtime error (run); 2 the program was rejected
-(diagnostics on standard error, nothing written) or a file could not be read
-or written; 3 `run --max-steps` ran out.";
+Exit status: 0 success; 1 runtime error (run; running out of memory too), or
+a file that --verify finds stale or missing; 2 the program was rejected
+(diagnostics on standard error, nothing written), a file could not be read or
+written, or icp2c ran out of memory compiling it (one line: error: out of
+memory while compiling FILE); 3 `run --max-steps` ran out.";
 
 /// Compile chess-board esoteric languages (InfChessPro, Finvara, CHEG) to standalone C or Rust.
 #[derive(Parser, Debug)]
@@ -67,8 +70,10 @@ struct Cli {
     #[arg(short, long, value_enum)]
     target: Option<Target>,
 
-    /// Write a Rust Cargo crate (Cargo.toml, src/main.rs, src/icp_rt.rs) into the
-    /// folder given by -o (it implies --target rust). Example: --crate -o beer-crate
+    /// Write a Rust Cargo crate into the folder given by -o (it implies --target
+    /// rust): Cargo.toml, .gitignore, src/lib.rs (the program as a library),
+    /// src/main.rs (its binary) and src/icp_rt.rs (the runtime it uses).
+    /// Example: --crate -o beer-crate
     #[arg(long = "crate", requires = "output")]
     as_crate: bool,
 
@@ -85,10 +90,11 @@ struct Cli {
     check: bool,
 
     /// Is the file named by -o (with --crate: the files icp2c writes in that
-    /// folder) what icp2c would write now? Writes nothing: exit 0 when it is,
-    /// exit 1 with a unified diff on standard output when it differs or is
-    /// missing, 2 when the program is rejected or a file cannot be read. For
-    /// CI, beside generated code kept in version control.
+    /// folder) what icp2c would write now? Writes nothing: exit 0 when it is;
+    /// exit 1 with a unified diff on standard output when it differs, or
+    /// with a line on standard error naming it when it is missing; 2 when
+    /// the program is rejected or a file cannot be read. For CI, beside
+    /// generated code kept in version control.
     /// Example: icp2c examples/beer.icp -o beer.c --verify
     #[arg(long, conflicts_with = "check")]
     verify: bool,
@@ -152,10 +158,19 @@ fn colour_wanted(choice: ColorChoice) -> bool {
 
 /// Prints `error: MESSAGE` on standard error, coloured as diagnostics are.
 fn error(message: &str) {
-    eprint!(
-        "{}",
-        diagnostic::render_message(MessageKind::Error, message, *COLOUR.get().unwrap_or(&false))
-    );
+    eprint!("{}", error_line(message));
+}
+
+/// The line [`error`] prints, newline included.
+fn error_line(message: &str) -> String {
+    diagnostic::render_message(MessageKind::Error, message, *COLOUR.get().unwrap_or(&false))
+}
+
+/// From now on, running out of memory ends icp2c with `error: out of
+/// memory while compiling NAME` and status 2 ([`oom`]).
+fn compiling(path: &Path) {
+    let message = format!("out of memory while compiling {}", source_name(path));
+    oom::on_failure(error_line(&message), REJECTED, false);
 }
 
 /// Prints `note: MESSAGE` on standard error, coloured as diagnostics are.
@@ -342,6 +357,7 @@ const REJECTED: u8 = 2;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOUR.set(colour_wanted(cli.color));
+    oom::on_failure(error_line("out of memory"), REJECTED, false);
     match cli.command {
         Some(Command::Completions { shell }) => {
             let mut command = <Cli as clap::CommandFactory>::command();
@@ -444,19 +460,29 @@ struct Source {
     text: String,
 }
 
+/// The name diagnostics give the program at `path`: `<stdin>` for `-`.
+fn source_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
 /// Reads and decodes `path` (`-`: standard input); prints a diagnostic and
 /// returns `None` when that fails.
 fn load(path: &Path) -> Option<Source> {
-    let (name, bytes) = if path.as_os_str() == "-" {
+    let name = source_name(path);
+    let bytes = if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         if let Err(e) = icp_stdio::open(0, || io::stdin().lock()).read_to_end(&mut bytes) {
             error(&format!("cannot read the program from standard input: {e}"));
             return None;
         }
-        ("<stdin>".to_string(), bytes)
+        bytes
     } else {
         match std::fs::read(path) {
-            Ok(bytes) => (path.display().to_string(), bytes),
+            Ok(bytes) => bytes,
             Err(e) => {
                 error(&format!("cannot read {}: {e}", path.display()));
                 return None;
@@ -668,6 +694,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         ));
         return ExitCode::from(REJECTED);
     }
+    compiling(path);
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
@@ -700,7 +727,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
                 .iter()
                 .map(|f| (dir.join(&f.path), f.contents.as_str()))
                 .collect();
-            return verify(&pairs);
+            return verify(&pairs, Some(&dir));
         }
         let written = write_crate(&dir, &files);
         return match written {
@@ -724,7 +751,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
         }
     };
     if let Some(out) = cli.output.as_ref().filter(|_| cli.verify) {
-        return verify(&[(out.clone(), text.as_str())]);
+        return verify(&[(out.clone(), text.as_str())], None);
     }
     let written = match cli.output.as_ref().filter(|out| out.as_os_str() != "-") {
         Some(out) => {
@@ -753,40 +780,53 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
 }
 
 /// `--verify`: compares each file on disk with what icp2c generates for
-/// it. Exit 0 when all are equal; 1 with a unified diff on standard output
-/// (`--- PATH` on disk, `+++ PATH` as generated; a missing file is
-/// `/dev/null`) when any differs or is missing; 2 when one cannot be read.
-fn verify(files: &[(PathBuf, &str)]) -> ExitCode {
+/// it, `folder` being the crate's folder with `--crate`. Exit 0 when all
+/// are equal; 1 when any differs (a unified diff on standard output, `---
+/// PATH` on disk, `+++ PATH` as generated) or is missing (one line on
+/// standard error per missing file, or for the whole crate folder when it
+/// is missing); 2 when one cannot be read.
+fn verify(files: &[(PathBuf, &str)], folder: Option<&Path>) -> ExitCode {
+    const WRITE_IT: &str = "run without --verify to write it";
+    if let Some(folder) = folder
+        && !folder.exists()
+    {
+        error(&format!("{} does not exist: {WRITE_IT}", folder.display()));
+        return ExitCode::from(1);
+    }
     let mut diffs = String::new();
+    let mut missing = Vec::new();
+    let mut stale = 0;
     for (path, generated) in files {
         let shown = path.display().to_string();
-        let (old, old_name) = match std::fs::read(path) {
-            Ok(bytes) => (String::from_utf8_lossy(&bytes).into_owned(), shown.clone()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => (String::new(), "/dev/null".into()),
+        let old = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                missing.push(shown);
+                continue;
+            }
             Err(e) => {
                 error(&format!("cannot read {shown}: {e}"));
                 return ExitCode::from(REJECTED);
             }
         };
-        if old != *generated || old_name == "/dev/null" {
+        if old != *generated {
+            stale += 1;
             let diff = similar::TextDiff::from_lines(old.as_str(), *generated);
             diffs.push_str(
                 &diff
                     .unified_diff()
                     .context_radius(3)
-                    .header(&old_name, &format!("{shown} (as icp2c generates it now)"))
+                    .header(&shown, &format!("{shown} (as icp2c generates it now)"))
                     .to_string(),
             );
         }
     }
-    if diffs.is_empty() {
-        return ExitCode::SUCCESS;
+    for shown in &missing {
+        error(&format!("{shown} does not exist: {WRITE_IT}"));
     }
-    let stale = files.len()
-        - files
-            .iter()
-            .filter(|(p, g)| std::fs::read(p).is_ok_and(|b| b == g.as_bytes()))
-            .count();
+    if diffs.is_empty() {
+        return ExitCode::from(if missing.is_empty() { 0 } else { 1 });
+    }
     let mut stdout = icp_stdio::open(1, || io::stdout().lock());
     match stdout
         .write_all(diffs.as_bytes())
@@ -845,6 +885,7 @@ fn run(
     options: RunOptions,
     lang: Option<LangArg>,
 ) -> ExitCode {
+    compiling(path);
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
@@ -871,6 +912,16 @@ fn run(
         source_name: src.name.clone(),
         ..options
     };
+    // While the program runs, memory runs out as in its generated
+    // programs: InfChessPro's and Finvara's runtimes report it as their
+    // runtime error (the first failed allocation is theirs), and what they
+    // cannot attribute, or CHEG's engine, ends with `error: memory
+    // exhausted` and status 1 ([`oom`]).
+    oom::on_failure(
+        error_line("memory exhausted"),
+        1,
+        program.language().run_reports_memory_exhaustion(),
+    );
     match program.run_live(input, &mut output, &mut errors, &options) {
         Ok(outcome) => report(&outcome),
         Err(UsageError(message)) => {

@@ -11,8 +11,9 @@
 //!   does when it is started with no arguments, on the given streams (the
 //!   program's run; a CHEG engine's UCI loop), output buffered and flushed
 //!   before it returns;
-//! - `pub struct Error`: opaque; its `Display` is the line a standalone
-//!   program prints on standard error before it exits with status 1.
+//! - `pub struct Error`: opaque; its `Display` and its `Debug` are the
+//!   message a standalone program prints on standard error after
+//!   `error: `, before it exits with status 1.
 //!
 //! The module form has no `fn main`, no inner attribute and nothing public
 //! but `run` and `Error`; one unnamed constant names `run`, so that a
@@ -48,8 +49,8 @@ pub struct RustProgram {
     /// The runtime the program uses ([`super::sections`]), not indented.
     pub runtime: String,
     /// The program's items, in the scope that holds `mod icp_rt`: its
-    /// data, its functions and `pub fn run`, which builds `Error { line }`
-    /// for a runtime error.
+    /// data, its functions and `pub fn run`, which builds `Error { message }`
+    /// for a runtime error (the message without `error: `).
     pub items: String,
     /// The one-file form's `fn main` and what only it uses; `None` for the
     /// shared [`STDIO_MAIN`].
@@ -68,7 +69,7 @@ pub struct RustProgram {
 
 /// The `fn main` of a program that reads standard input and writes
 /// standard output (InfChessPro, Finvara): `run` on both, and its error on
-/// standard error with exit status 1; then the `icp_stdio` module
+/// standard error after `error: `, with exit status 1; then the `icp_stdio` module
 /// (`stdio.rs`, which `icp2c`'s own `main` includes too), through which a
 /// stream closed at start fails as it does in C.
 pub const STDIO_MAIN: &str = concat!(
@@ -77,7 +78,7 @@ fn main() {
     let input = icp_stdio::open(0, || std::io::stdin().lock());
     let output = icp_stdio::open(1, || std::io::stdout().lock());
     if let Err(error) = run(input, output) {
-        eprintln!(\"{error}\");
+        eprintln!(\"error: {error}\");
         std::process::exit(1);
     }
 }
@@ -233,7 +234,7 @@ mod tests {
             source_name: "t.test".into(),
             about: vec!["A test program.".into()],
             runtime: "pub fn hello() -> &'static str {\n    \"hi\"\n}\n".into(),
-            items: "pub fn run<R: std::io::BufRead, W: std::io::Write>(_input: R, mut output: W) -> Result<(), Error> {\n    writeln!(output, \"{}\", icp_rt::hello()).map_err(|_| Error {\n        line: \"error: cannot write standard output\".into(),\n    })\n}\n".into(),
+            items: "pub fn run<R: std::io::BufRead, W: std::io::Write>(_input: R, mut output: W) -> Result<(), Error> {\n    writeln!(output, \"{}\", icp_rt::hello()).map_err(|_| Error {\n        message: \"cannot write standard output\".into(),\n    })\n}\n".into(),
             main: None,
             crate_main: None,
             crate_api: String::new(),

@@ -108,6 +108,13 @@ pub trait Lang {
     /// The file extension that selects it, without the dot (`"icp"`); also
     /// its name for `--lang`.
     const EXTENSION: &'static str;
+    /// Whether [`Lang::run`] asks for the memory a program's run grows by
+    /// (its board, stacks, search sets) fallibly (`try_reserve`), and
+    /// reports running out of it as the language's own runtime error, as
+    /// its generated programs do. An allocator may then fail the request
+    /// that exhausts memory back to the runtime rather than end the
+    /// process (the CLI does: docs/architecture.md, "Out of memory").
+    const RUN_REPORTS_MEMORY_EXHAUSTION: bool = false;
 
     /// Parses, validates and lowers `source`. Errors: every diagnostic of
     /// the program at once, sorted by position.

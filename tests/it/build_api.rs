@@ -38,7 +38,7 @@ fn main() {
         _ => Err(format!("which program? {which}")),
     };
     if let Err(error) = result {
-        eprintln!("{error}");
+        eprintln!("error: {error}");
         std::process::exit(1);
     }
 }
@@ -120,7 +120,8 @@ fn a_build_script_compiles_programs_into_modules() {
     let multiply = run(&exe, "multiply", b"6 7");
     assert_eq!(text(&multiply.stdout), "42\n");
     assert_eq!(text(&run(&exe, "add", b"40 2").stdout), "42\n");
-    // A runtime error is `run`'s Err, its text the standalone program's.
+    // A runtime error is `run`'s Err, its text the standalone program's
+    // message (which the standalone program prints after `error: `).
     let bad = run(&exe, "add", b"40 x");
     assert_eq!(bad.status, 1);
     assert_eq!(

@@ -362,8 +362,41 @@ fn finvara_is_chosen_by_extension_or_by_lang() {
         b"",
     );
     assert_eq!(r.status, 0, "{}", text(&r.stderr));
-    for file in ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"] {
-        assert!(out.join(file).is_file(), "{file} missing");
+    // The files --crate writes, and --help names every one of them.
+    let mut written = Vec::new();
+    let mut folders = vec![out.clone()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let relative = path.strip_prefix(&out).unwrap();
+                written.push(relative.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            ".gitignore",
+            "Cargo.toml",
+            "src/icp_rt.rs",
+            "src/lib.rs",
+            "src/main.rs"
+        ]
+    );
+    let help = text(&icp2c(&["--help"], b"").stdout);
+    let crate_help = help
+        .split_once("\n      --crate\n")
+        .and_then(|(_, after)| after.split("\n\n").next())
+        .unwrap_or_default();
+    for file in &written {
+        assert!(
+            crate_help.contains(file.as_str()),
+            "--crate's help does not name {file}:\n{crate_help}"
+        );
     }
 }
 
@@ -887,18 +920,25 @@ Turn 2 B: n b2 -> b2\nTurn 3 W: n b3 checks turn 4\nTurn 3 B: n b2 -> b2\nTurn 4
 
 /// `--verify` (for CI): exit 0 when the file named by `-o` is what icp2c
 /// generates now, 1 with a unified diff on standard output when it differs
-/// or is missing, 2 for a rejected program, an unreadable file or no `-o`;
-/// it never writes.
+/// or one line on standard error when it is missing, 2 for a rejected
+/// program, an unreadable file or no `-o`; it never writes.
 #[test]
 fn verify_compares_without_writing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("beer.c");
     let out_s = out.to_str().unwrap();
     let verify = |args: &[&str]| icp2c(args, b"");
-    // Missing: a diff from /dev/null, nothing written.
+    // Missing: one line saying so (not the whole program as a diff),
+    // nothing written.
     let missing = verify(&["examples/beer.icp", "-o", out_s, "--verify"]);
-    assert_eq!(missing.status, 1, "{}", text(&missing.stderr));
-    assert!(text(&missing.stdout).starts_with("--- /dev/null\n+++ "));
+    assert_eq!(
+        (missing.status, text(&missing.stdout), text(&missing.stderr)),
+        (
+            1,
+            String::new(),
+            format!("error: {out_s} does not exist: run without --verify to write it\n")
+        )
+    );
     assert!(!out.exists(), "--verify wrote {out_s}");
     // Up to date: exit 0, silent.
     assert_eq!(icp2c(&["examples/beer.icp", "-o", out_s], b"").status, 0);
@@ -967,10 +1007,58 @@ fn verify_compares_without_writing() {
         verify(&["--crate", "-o", k, "examples/add.fin", "--verify"]).status,
         0
     );
+    // Partly missing: each missing file named on standard error, the
+    // files that differ diffed on standard output.
     std::fs::remove_file(krate.join(".gitignore")).unwrap();
+    std::fs::remove_file(krate.join("src/icp_rt.rs")).unwrap();
+    let main = krate.join("src/main.rs");
+    let edited = std::fs::read_to_string(&main).unwrap() + "// edited\n";
+    std::fs::write(&main, edited).unwrap();
     let crate_diff = verify(&["--crate", "-o", k, "examples/add.fin", "--verify"]);
     assert_eq!(crate_diff.status, 1);
-    assert!(text(&crate_diff.stdout).contains("+/target\n"));
+    let main_s = main.to_str().unwrap();
+    assert_eq!(
+        text(&crate_diff.stderr),
+        format!(
+            "error: {} does not exist: run without --verify to write it\n\
+             error: {} does not exist: run without --verify to write it\n\
+             error: 1 of 5 generated files differs from what icp2c generates now (the diff is on standard output)\n",
+            krate.join(".gitignore").display(),
+            krate.join("src/icp_rt.rs").display(),
+        )
+    );
+    let diff = text(&crate_diff.stdout);
+    assert!(diff.starts_with(&format!("--- {main_s}\n")), "{diff}");
+    assert!(diff.contains("\n-// edited\n"), "{diff}");
+    assert!(
+        !diff.contains("+/target\n"),
+        "a missing file diffed:\n{diff}"
+    );
+    // A crate folder that is missing altogether: one line for it.
+    let nowhere = dir.path().join("no-crate");
+    let no_crate = verify(&[
+        "--crate",
+        "-o",
+        nowhere.to_str().unwrap(),
+        "examples/add.fin",
+        "--verify",
+    ]);
+    assert_eq!(
+        (
+            no_crate.status,
+            text(&no_crate.stdout),
+            text(&no_crate.stderr)
+        ),
+        (
+            1,
+            String::new(),
+            format!(
+                "error: {} does not exist: run without --verify to write it\n",
+                nowhere.display()
+            )
+        )
+    );
+    assert!(!nowhere.exists());
 }
 
 /// The header names the program by its file name alone, so the bytes are

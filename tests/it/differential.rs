@@ -66,7 +66,9 @@ fn generate(lang: Language, n: usize, seed: u64) -> Vec<(Prog, Ran)> {
                 Language::InfChessPro if rng.chance(3) => 300 + rng.below(100),
                 Language::InfChessPro => 8 + rng.below(40),
                 Language::Finvara => 3 + rng.below(14),
-                Language::Cheg => panic!("CHEG engines are compared in tests/it/cheg_differential.rs"),
+                Language::Cheg => {
+                    panic!("CHEG engines are compared in tests/it/cheg_differential.rs")
+                }
             };
             let g = progen::generate(lang, &mut rng, size);
             let prog = Prog {

@@ -24,6 +24,7 @@ mod icp_chunks;
 mod injection;
 mod opt;
 mod opt_props;
+mod out_of_memory;
 mod output_failures;
 mod runtime_input;
 mod runtime_sections;

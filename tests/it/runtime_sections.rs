@@ -267,7 +267,11 @@ fn lines(source: &str) -> (usize, usize) {
 /// What a closed standard stream costs every standalone Rust program.
 #[test]
 fn the_standard_streams_module_is_small() {
-    assert!(STDIO.lines().count() <= 90, "{} lines", STDIO.lines().count());
+    assert!(
+        STDIO.lines().count() <= 90,
+        "{} lines",
+        STDIO.lines().count()
+    );
 }
 
 /// The generated code of a program with a board but no moves, or with
@@ -322,5 +326,5 @@ fn an_empty_program_carries_the_core_alone() {
     let (rust, sections) = icp::backend::rust::runtime(ir);
     assert!(sections.is_empty(), "{sections:?}");
     assert!(!rust.contains("struct Board"));
-    assert!(!program.emit_rust("e.icp").contains("fn error_line"));
+    assert!(!program.emit_rust("e.icp").contains("fn error_message"));
 }

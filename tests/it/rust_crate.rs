@@ -5,9 +5,11 @@
 //! target, pieces never moved). The built
 //! programs must print what the interpreter prints; the wiki's truth
 //! machine must print its input once (Finvara §7), for 0 as for 1.
+//! A module's `Error`, as a user's code prints it, is the message alone.
 
 use crate::support;
 
+use icp2c::codegen::{Layout, Target};
 use icp2c::driver::{self, Language};
 use std::process::Command;
 
@@ -240,4 +242,91 @@ fn a_generated_crate_is_a_dependency_and_runs_inside_a_workspace() {
     assert_eq!(cargo_run(&root.join("app"), b"3 1 4 1 5"), want);
     // The crate's own `main`, run in its folder inside the workspace.
     assert_eq!(cargo_run(&root.join("sum-crate"), b"3 1 4 1 5"), "14\n");
+}
+
+/// A user's `main` that includes three modules (InfChessPro, Finvara,
+/// CHEG) and prints their errors: `Display` and `Debug` are the message
+/// without `error: ` (which only the standalone program's `main` adds), so
+/// `println!("add error: {e}")` and `?` in `main` read as they should.
+const ERRORS_MAIN: &str = r#"mod sum {
+    include!("sum.rs");
+}
+mod add {
+    include!("add.rs");
+}
+mod krk {
+    include!("krk.rs");
+}
+
+/// Output that cannot be written.
+struct Broken;
+
+impl std::io::Write for Broken {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::Error::other("broken"))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Err(std::io::Error::other("broken"))
+    }
+}
+
+fn main() -> Result<(), add::Error> {
+    if std::env::args().nth(1).is_some() {
+        add::run(&b"40 x"[..], std::io::sink())?;
+        return Ok(());
+    }
+    let e = sum::run(&b"x"[..], std::io::sink()).unwrap_err();
+    println!("sum error: {e}");
+    println!("sum error: {e:?}");
+    let e = add::run(&b"40 x"[..], std::io::sink()).unwrap_err();
+    println!("add error: {e}");
+    println!("add error: {e:?}");
+    let e = krk::run(&b"uci\n"[..], Broken).unwrap_err();
+    println!("krk error: {e}");
+    println!("krk error: {e:?}");
+    Ok(())
+}
+"#;
+
+#[test]
+fn a_modules_error_is_its_message_in_display_and_debug() {
+    let dir = tempfile::tempdir().unwrap();
+    for (stem, language) in [
+        ("sum.icp", Language::InfChessPro),
+        ("add.fin", Language::Finvara),
+        ("krk.cheg", Language::Cheg),
+    ] {
+        let source = std::fs::read_to_string(support::root().join("examples").join(stem)).unwrap();
+        let program = driver::check(language, &source).unwrap().program;
+        let (name, _) = stem.split_once('.').unwrap();
+        let file = program
+            .emit(Target::Rust, Layout::Module, stem, name)
+            .unwrap()
+            .pop()
+            .unwrap();
+        std::fs::write(dir.path().join(format!("{name}.rs")), file.contents).unwrap();
+    }
+    let exe = support::build_rust_at(ERRORS_MAIN, dir.path(), "errors", 0).unwrap();
+    let printed = support::run_exe(&exe, &[], b"");
+    assert_eq!(
+        (printed.status, String::from_utf8_lossy(&printed.stdout)),
+        (
+            0,
+            "sum error: statement 10: input is not a number (§6)\n\
+             sum error: statement 10: input is not a number (§6)\n\
+             add error: turn 2 W: input is not a number (§4)\n\
+             add error: turn 2 W: input is not a number (§4)\n\
+             krk error: cannot write standard output\n\
+             krk error: cannot write standard output\n"
+                .into()
+        ),
+        "{}",
+        String::from_utf8_lossy(&printed.stderr)
+    );
+    // `?` in `main` prints the error's `Debug` after `Error: `.
+    let question = support::run_exe(&exe, &["?"], b"");
+    assert_eq!(
+        (question.status, String::from_utf8_lossy(&question.stderr)),
+        (1, "Error: turn 2 W: input is not a number (§4)\n".into())
+    );
 }

@@ -208,7 +208,7 @@ pub fn build_rust_batch(
     }
     file.push_str(&modules);
     file.push_str(
-        "/// What a generated `main` does with `run`.\n#[allow(dead_code)]\nfn run<E: std::fmt::Display>(run: fn(std::io::StdinLock<'static>, std::io::StdoutLock<'static>) -> Result<(), E>) {\n    if let Err(error) = run(std::io::stdin().lock(), std::io::stdout().lock()) {\n        eprintln!(\"{error}\");\n        std::process::exit(1);\n    }\n}\n",
+        "/// What a generated `main` does with `run`.\n#[allow(dead_code)]\nfn run<E: std::fmt::Display>(run: fn(std::io::StdinLock<'static>, std::io::StdoutLock<'static>) -> Result<(), E>) {\n    if let Err(error) = run(std::io::stdin().lock(), std::io::stdout().lock()) {\n        eprintln!(\"error: {error}\");\n        std::process::exit(1);\n    }\n}\n",
     );
     file.push_str("fn main() {\n    let which: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).expect(\"program number\");\n    match which {\n");
     file.push_str(&calls);

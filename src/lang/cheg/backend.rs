@@ -636,20 +636,20 @@ fn icp_query(args: &[&str]) -> Result<String, Error> {
     );
     match status {
         0 => Ok(String::from_utf8_lossy(&output).into_owned()),
-        _ => Err(Error {
-            line: String::from_utf8_lossy(&errors)
-                .lines()
-                .next()
-                .unwrap_or("error: the query failed")
-                .to_string(),
-        }),
+        _ => {
+            let errors = String::from_utf8_lossy(&errors);
+            let line = errors.lines().next().unwrap_or("the query failed");
+            Err(Error {
+                message: line.strip_prefix("error: ").unwrap_or(line).to_string(),
+            })
+        }
     }
 }
 
 /// An answer of the engine's command line that is not what it prints.
 fn icp_unexpected(answer: &str) -> Error {
     Error {
-        line: format!("error: unexpected answer {:?}", answer.trim()),
+        message: format!("unexpected answer {:?}", answer.trim()),
     }
 }"#;
 

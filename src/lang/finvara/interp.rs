@@ -27,7 +27,7 @@ pub fn run(
         w.end(&game);
     }
     if output.flush().is_err() && outcome == Outcome::Halted {
-        return Outcome::RuntimeError(fin_board::RuntimeError::WRITE_FAILED.to_string());
+        return Outcome::RuntimeError(format!("error: {}", fin_board::RuntimeError::WRITE_FAILED));
     }
     outcome
 }
@@ -69,7 +69,7 @@ fn execute(
                 return Outcome::Halted;
             }
             Ok(false) => {}
-            Err(e) => return Outcome::RuntimeError(e.to_string()),
+            Err(e) => return Outcome::RuntimeError(format!("error: {e}")),
         }
         let Some(m) = program.moves.get(pc) else {
             if let Some(w) = watch.as_deref_mut() {
@@ -107,7 +107,7 @@ fn execute(
                         }
                         pc += if skips { 2 } else { 1 };
                     }
-                    Err(e) => return Outcome::RuntimeError(e.to_string()),
+                    Err(e) => return Outcome::RuntimeError(format!("error: {e}")),
                 }
             }
             Action::Place {

@@ -42,6 +42,7 @@ impl Lang for Finvara {
     type Program = ir::Program;
     const NAME: &'static str = "Finvara";
     const EXTENSION: &'static str = "fin";
+    const RUN_REPORTS_MEMORY_EXHAUSTION: bool = true;
 
     fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
         check(source)

@@ -64,9 +64,9 @@ pub fn parse(src: &str, start: usize, end: usize) -> Result<Notation, Diagnostic
     }
     if let Some(b) = p.peek() {
         let what = match b {
-            b',' => "a `,` outside `{…}` (choices are written `{A,B}`)".to_string(),
-            b')' | b']' | b'}' => format!("a `{}` that closes nothing", b as char),
-            _ => format!("{} ", p.found()),
+            b',' => "`,` outside `{…}` (choices are written `{A,B}`)".to_string(),
+            b')' | b']' | b'}' => format!("`{}` that closes nothing", b as char),
+            _ => p.found(),
         };
         return Err(p
             .error(p.pos..p.char_end(p.pos), format!("unexpected {what}"))
@@ -564,6 +564,21 @@ mod tests {
             "r((1,0),99999999999999999999)",
         ] {
             assert!(p(s).is_err(), "{s} should fail");
+        }
+    }
+
+    #[test]
+    fn a_stray_comma_or_closer_is_named_without_an_article() {
+        for (s, message) in [
+            (
+                "(1,0),(0,1)",
+                "unexpected `,` outside `{…}` (choices are written `{A,B}`)",
+            ),
+            ("(1,0))", "unexpected `)` that closes nothing"),
+            ("(1,0)]", "unexpected `]` that closes nothing"),
+            ("}", "unexpected `}` that closes nothing"),
+        ] {
+            assert_eq!(p(s).unwrap_err().message, message, "{s}");
         }
     }
 

@@ -32,13 +32,18 @@ pub fn run(
     match result {
         Ok(None) => match flushed {
             Ok(()) => Outcome::Halted,
-            Err(_) => Outcome::RuntimeError(rt::error_line(
-                program.statements.last().map_or(0, |s| s.label),
-                &Fault::WriteFailed,
+            Err(_) => Outcome::RuntimeError(format!(
+                "error: {}",
+                rt::error_message(
+                    program.statements.last().map_or(0, |s| s.label),
+                    &Fault::WriteFailed,
+                )
             )),
         },
         Ok(Some(steps)) => Outcome::StepLimit(steps),
-        Err((label, fault)) => Outcome::RuntimeError(rt::error_line(label, &fault)),
+        Err((label, fault)) => {
+            Outcome::RuntimeError(format!("error: {}", rt::error_message(label, &fault)))
+        }
     }
 }
 

@@ -44,6 +44,7 @@ impl Lang for InfChessPro {
     type Program = ir::Program;
     const NAME: &'static str = "InfChessPro";
     const EXTENSION: &'static str = "icp";
+    const RUN_REPORTS_MEMORY_EXHAUSTION: bool = true;
 
     fn check(source: &str) -> Result<Checked, Vec<Diagnostic>> {
         check(source)

@@ -77,7 +77,7 @@ pub fn run<R: std::io::BufRead + Send + 'static, W: std::io::Write + Send + 'sta
 ) -> Result<(), Error> {
     match icp_engine(&[], Box::new(input), output) {
         (_, Err(_)) => Err(Error {
-            line: "error: cannot write standard output".to_string(),
+            message: "cannot write standard output".to_string(),
         }),
         (_, Ok(())) => Ok(()),
     }

@@ -25,17 +25,22 @@ mod icp_rt;
 
 {{ items }}
 
-/// A runtime error of the program: its `Display` is the line the
-/// standalone program prints on standard error before it exits with
-/// status 1.
-#[derive(Debug)]
+/// A runtime error of the program. Its `Display` (and `Debug`, which `?`
+/// in a `main` prints) is the message that the standalone program prints
+/// on standard error after `error: `, before it exits with status 1.
 pub struct Error {
-    line: String,
+    message: String,
 }
 
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.line)
+        f.write_str(&self.message)
+    }
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
     }
 }
 

@@ -44,7 +44,7 @@ fn icp_run(game: &mut icp_rt::Game<'_>) -> Result<(), icp_rt::RuntimeError> {
     match failure {
         None => Ok(()),
         Some(error) => Err(Error {
-            line: error.to_string(),
+            message: error.to_string(),
         }),
     }
 }

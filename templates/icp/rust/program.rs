@@ -14,13 +14,13 @@ use std::io::Write;
     };
     match error {
         None => Ok(()),
-{%- if let Some(error_line) = error_line %}
+{%- if let Some(error_message) = error_message %}
         Some((label, fault)) => Err(Error {
-            line: icp_rt::{{ error_line }}(label, &fault),
+            message: icp_rt::{{ error_message }}(label, &fault),
         }),
 {%- else %}
         Some((_, fault)) => Err(Error {
-            line: format!("error: {fault}"),
+            message: fault.to_string(),
         }),
 {%- endif %}
     }

@@ -233,16 +233,17 @@ pub struct RuntimeError {
 }
 
 impl std::fmt::Display for RuntimeError {
-    /// The runtime error line of §6: `error: turn T C: cause`. A write
-    /// failure names no move (`error: cannot write standard output`): when
+    /// The message of a runtime error (§6), `turn T C: cause`; the
+    /// program's one standard-error line is `error: ` and the message. A
+    /// write failure names no move (`cannot write standard output`): when
     /// buffered output reaches the system differs between back ends.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let cause = self.fault.cause();
         if self.fault == Fault::CannotWrite {
-            return write!(f, "error: {cause}");
+            return f.write_str(cause);
         }
         let colour = colour_name(self.colour);
-        write!(f, "error: turn {} {colour}: {cause}", self.turn)
+        write!(f, "turn {} {colour}: {cause}", self.turn)
     }
 }
 

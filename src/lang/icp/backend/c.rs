@@ -282,7 +282,7 @@ fn case(program: &Program, p: &StepPlan<'_>, halt: &str, moves: bool, uses: &mut
     let sets_current = s.inputs > 0 || call.is_some();
     if sets_current {
         // `icp_current_label`, which the runtime's errors name (§8).
-        uses.add(&api::ERROR_LINE);
+        uses.add(&api::ERROR_MESSAGE);
     }
     CaseView {
         sets_current,

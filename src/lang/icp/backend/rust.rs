@@ -55,10 +55,10 @@ struct ProgramView {
     run_call: String,
     /// `icp_run`'s signature, laid out.
     run_signature: Vec<String>,
-    /// The error line of a fault that names its statement, when the
+    /// The error message of a fault that names its statement, when the
     /// program can meet one (§8); else its only fault is a failed write,
-    /// whose line names no statement.
-    error_line: Option<&'static str>,
+    /// whose message names no statement.
+    error_message: Option<&'static str>,
     /// The board's constructor, when the program has a board.
     board: Option<&'static str>,
     name_count: usize,
@@ -390,10 +390,10 @@ fn view(program: &Program) -> (ProgramView, Uses) {
     }
     let board = has_board(program).then(|| w.uses.rust(&api::BOARD));
     let input = all.input.then(|| w.uses.rust(&api::INPUT));
-    let error_line = sections()
+    let error_message = sections()
         .reach(&w.uses)
-        .contains(api::ERROR_LINE.section)
-        .then(|| w.uses.rust(&api::ERROR_LINE));
+        .contains(api::ERROR_MESSAGE.section)
+        .then(|| w.uses.rust(&api::ERROR_MESSAGE));
     let helpers = helpers(&w.helpers);
     let view = ProgramView {
         run_doc: RUN_DOC,
@@ -410,7 +410,7 @@ fn view(program: &Program) -> (ProgramView, Uses) {
             &run_params,
             "Result<(), (i64, icp_rt::Fault)>",
         ),
-        error_line,
+        error_message,
         board,
         name_count: program.names.len(),
         flush_error: flush_error(&first_label),

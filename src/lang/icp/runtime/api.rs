@@ -30,7 +30,7 @@
 //! | `count` | §4.7 | [`COUNT`], [`WRITE_COUNT`] |
 //! | `text` | §4.6 | [`TEXT`] |
 //! | `read` | §6: the integer reader | [`INPUT`], [`READ`] |
-//! | `die` | a runtime error that names its statement (§8) | [`ERROR_LINE`] |
+//! | `die` | a runtime error that names its statement (§8) | [`ERROR_MESSAGE`] |
 //! | `no_label`, `end_of_input` | the errors of §5 and §6 at a `*` jump | [`NO_LABEL`], [`END_OF_INPUT`] |
 //!
 //! The C runtime also has `core` (what its core needs: the C prelude's
@@ -201,9 +201,9 @@ pub const END_OF_INPUT: Entry = Entry {
 
 /// §8: the error line of a runtime error naming its statement. A Rust
 /// program whose only fault is a failed write prints the fault itself.
-pub const ERROR_LINE: Entry = Entry {
-    name: "error_line",
-    rust: "error_line",
+pub const ERROR_MESSAGE: Entry = Entry {
+    name: "error_message",
+    rust: "error_message",
     c: "icp_die",
     section: "die",
 };
@@ -316,7 +316,7 @@ pub const ENTRIES: &[Entry] = &[
     READ,
     NO_LABEL,
     END_OF_INPUT,
-    ERROR_LINE,
+    ERROR_MESSAGE,
     WHITE,
     BLACK,
     KING,

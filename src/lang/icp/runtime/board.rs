@@ -219,16 +219,17 @@ impl std::fmt::Display for Fault {
 }
 
 // @section die
-/// The one standard-error line of a runtime error (§8):
-/// `error: statement LABEL: CAUSE`, without a newline, where LABEL is the
-/// label of the statement that was running and CAUSE is [`Fault::cause`];
-/// for [`Fault::WriteFailed`] just `error: CAUSE` (docs/infchesspro.md).
-pub fn error_line(label: i64, fault: &Fault) -> String {
+/// The message of a runtime error (§8), `statement LABEL: CAUSE`,
+/// where LABEL is the label of the statement that was running and CAUSE
+/// is [`Fault::cause`]; for [`Fault::WriteFailed`] just `CAUSE`. The
+/// program's one standard-error line is `error: ` and the message
+/// (docs/infchesspro.md).
+pub fn error_message(label: i64, fault: &Fault) -> String {
     match fault {
         // Buffered output reaches the system at times that differ between
         // back ends, so a write failure names no statement.
-        Fault::WriteFailed => format!("error: {}", fault.cause()),
-        _ => format!("error: statement {}: {}", label, fault.cause()),
+        Fault::WriteFailed => fault.cause(),
+        _ => format!("statement {}: {}", label, fault.cause()),
     }
 }
 // @end die
@@ -2539,8 +2540,8 @@ mod tests {
             "cannot write standard output (§8)"
         );
         assert_eq!(
-            error_line(42, &Fault::NoSuchLabel(9)),
-            "error: statement 42: no statement is labelled 9 (§5)"
+            error_message(42, &Fault::NoSuchLabel(9)),
+            "statement 42: no statement is labelled 9 (§5)"
         );
         assert_eq!(Fault::OutOfMemory.to_string(), "memory exhausted (§8)");
     }
