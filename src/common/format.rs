@@ -14,8 +14,9 @@ pub fn is_blank(c: char) -> bool {
 /// Joins the formatted `lines`, one per line of `source`
 /// ([`crate::common::source::lines`]), into the formatted text: blank
 /// lines at the end are dropped, every line ends with the source's line
-/// end (`\r\n` when its first line ends so, else `\n`), and a byte-order
-/// mark that starts `source` starts the result too.
+/// end (`\r\n` when its first line ends so, else `\n`; always `\r\n`
+/// after a line that ends in `\r`, which would else be lost), and a
+/// byte-order mark that starts `source` starts the result too.
 pub fn assemble(source: &str, mut lines: Vec<String>) -> String {
     while lines.last().is_some_and(|l| l.is_empty()) {
         lines.pop();
@@ -30,7 +31,9 @@ pub fn assemble(source: &str, mut lines: Vec<String>) -> String {
     }
     for line in lines {
         out.push_str(&line);
-        out.push_str(end);
+        // A line's own last `\r` (an InfChessPro text's, §4.6) survives
+        // only before a `\r\n`: before `\n` it would end the line.
+        out.push_str(if line.ends_with('\r') { "\r\n" } else { end });
     }
     out
 }
@@ -65,6 +68,7 @@ mod tests {
         assert_eq!(assemble("x\r\ny\n", lines()), "a\r\nb\r\n");
         assert_eq!(assemble("\u{FEFF}x\ny", lines()), "\u{FEFF}a\nb\n");
         assert_eq!(assemble("", Vec::new()), "");
+        assert_eq!(assemble("x\n", vec!["a\r".into()]), "a\r\r\n");
         assert_eq!(assemble("\u{FEFF}", Vec::new()), "\u{FEFF}");
     }
 
