@@ -12,7 +12,7 @@
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::common::watch::Recording;
-use crate::lang::{self, Checked, Lang, RunOptions, UsageError};
+use crate::lang::{self, Checked, FormatOptions, Lang, RunOptions, UsageError};
 use crate::{GeneratedFile, Outcome};
 use std::any::Any;
 use std::fmt;
@@ -61,6 +61,16 @@ macro_rules! languages {
             fn check_source(self, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
                 match self {
                     $(Language::$variant => check_as::<$imp>(self, source),)+
+                }
+            }
+
+            fn format_lines(
+                self,
+                source: &str,
+                options: &FormatOptions,
+            ) -> Result<Vec<String>, Vec<Diagnostic>> {
+                match self {
+                    $(Language::$variant => <$imp as Lang>::format(source, options),)+
                 }
             }
         }
@@ -211,6 +221,30 @@ fn check_as<L: Lang + 'static>(
 /// position (start, then end) whatever the language.
 pub fn check(language: Language, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
     language.check_source(source)
+}
+
+/// `source` laid out in `language`'s one canonical layout, as `icp2c
+/// fmt` writes it ([`format_with`] without options).
+pub fn format(language: Language, source: &str) -> Result<String, Vec<Diagnostic>> {
+    format_with(language, source, &FormatOptions::default())
+}
+
+/// `source` laid out in `language`'s one canonical layout ([`Lang::format`]),
+/// with `options` (`--renumber`). Only a program that checks is formatted:
+/// errors are its diagnostics as [`check`] gives them (every one, sorted),
+/// or those of an option the program refuses. The result keeps the
+/// source's lines (none added or removed but blank lines at the end), its
+/// line ends (`\r\n` or `\n`, as its first line ends) and a leading
+/// byte-order mark, and checks to the same program; formatting it again
+/// changes nothing. Pure: a language server may call it on any text.
+pub fn format_with(
+    language: Language,
+    source: &str,
+    options: &FormatOptions,
+) -> Result<String, Vec<Diagnostic>> {
+    check(language, source)?;
+    let lines = language.format_lines(source, options)?;
+    Ok(crate::common::format::assemble(source, lines))
 }
 
 impl Program {

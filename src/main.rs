@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use icp2c::codegen::{Layout, Target as CodegenTarget, cargo::CRATE_MARKER};
 use icp2c::diagnostic::{self, Diagnostic, MessageKind};
 use icp2c::driver::{self, Language, Program};
-use icp2c::lang::{Glyphs, RunOptions, UsageError};
+use icp2c::lang::{FormatOptions, Glyphs, Renumber, RunOptions, UsageError};
 use icp2c::{GeneratedFile, Outcome, source};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -35,6 +35,8 @@ Examples:
                                              a CHEG program becomes a UCI chess engine
   icp2c run examples/krk.cheg --fen '8/8/8/4k3/8/8/8/R3K3 w - - 0 1'
                                              … or is searched by the interpreter
+  icp2c fmt prog.icp prog.fin                lay programs out in place, as rustfmt does
+  icp2c fmt --check examples/*.cheg          … or only show how (a diff, exit 1)
 
 Languages, chosen by the file extension (--lang overrides it): InfChessPro
 (.icp, programs of labelled statements on an infinite board), Finvara
@@ -42,11 +44,12 @@ Languages, chosen by the file extension (--lang overrides it): InfChessPro
 language, compiled to chess engines). All compile to C, Rust and crates.
 A closed standard output (icp2c prog.icp | head) ends icp2c quietly.
 
-Exit status: 0 success; 1 runtime error (run; running out of memory too), or
-a file that --verify finds stale or missing; 2 the program was rejected
-(diagnostics on standard error, nothing written), a file could not be read or
-written, or icp2c ran out of memory compiling it (one line: error: out of
-memory while compiling FILE); 3 `run --max-steps` ran out.";
+Exit status: 0 success; 1 runtime error (run; running out of memory too),
+a file that --verify finds stale or missing, or a program not formatted
+(fmt --check); 2 the program was rejected (diagnostics on standard error,
+nothing written), a file could not be read or written, or icp2c ran out of
+memory compiling it (one line: error: out of memory while compiling FILE);
+3 `run --max-steps` ran out.";
 
 /// Compile chess-board esoteric languages (InfChessPro, Finvara, CHEG) to standalone C or Rust.
 #[derive(Parser, Debug)]
@@ -274,6 +277,34 @@ enum Command {
         #[arg(long, help_heading = "CHEG engine")]
         no_endgame: bool,
     },
+    /// Lay programs out in their language's one canonical layout, in place,
+    /// as rustfmt does (each language reference's "Formatting" says how);
+    /// `-` reads standard input and writes standard output. Only a program
+    /// that checks is formatted (else its diagnostics, exit 2, the file
+    /// untouched); no line is added or removed, and the byte-order mark and
+    /// line ends (LF or CRLF) are kept. Example: icp2c fmt examples/*.icp
+    Fmt {
+        /// The programs to format (`-`: standard input to standard output).
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+
+        /// Write nothing: exit 0 when every program is formatted, 1 with a
+        /// unified diff on standard output when one is not.
+        /// Example: icp2c fmt --check examples/*.fin
+        #[arg(long)]
+        check: bool,
+
+        /// The source language, when the file extension does not say.
+        #[arg(long, value_enum)]
+        lang: Option<LangArg>,
+
+        /// InfChessPro: label the statements START, START+STEP, … and rewrite
+        /// every literal jump target to match. Refused (exit 2) for a program
+        /// with a jump that reads its target from input (`?*`, `!*`).
+        /// Example: icp2c fmt --renumber 10,10 prog.icp
+        #[arg(long, value_name = "START,STEP", value_parser = parse_renumber)]
+        renumber: Option<Renumber>,
+    },
 }
 
 /// `--glyphs`.
@@ -418,6 +449,12 @@ fn main() -> ExitCode {
                 lang,
             )
         }
+        Some(Command::Fmt {
+            files,
+            check,
+            lang,
+            renumber,
+        }) => format_files(&files, check, lang, FormatOptions { renumber }),
         None => match cli.file.as_slice() {
             [file] => compile(&cli, file),
             [_, _, ..] => {
@@ -432,7 +469,7 @@ fn main() -> ExitCode {
             [] => {
                 error("no program given");
                 eprintln!(
-                    "\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n\nFor more information, try '--help'."
+                    "\nUsage: icp2c [OPTIONS] <FILE>\n       icp2c run <FILE>\n       icp2c fmt [--check] <FILE>...\n\nFor more information, try '--help'."
                 );
                 ExitCode::from(REJECTED)
             }
@@ -534,7 +571,8 @@ fn language(path: &Path, lang: Option<LangArg>) -> Language {
 /// or an extension that names no language) and the program is rejected in
 /// it but accepted in another language, one error says which `--lang` to
 /// use, instead of a diagnostic per line of a program in another language.
-fn check_as(src: &Source, path: &Path, lang: Option<LangArg>) -> Option<Program> {
+/// `warnings`: print the program's warnings (`fmt` does not).
+fn check_as(src: &Source, path: &Path, lang: Option<LangArg>, warnings: bool) -> Option<Program> {
     let language = language(path, lang);
     let guessed = lang.is_none()
         && (path.as_os_str() == "-"
@@ -585,15 +623,17 @@ fn check_as(src: &Source, path: &Path, lang: Option<LangArg>) -> Option<Program>
             _ => {}
         }
     }
-    check(src, language)
+    check(src, language, warnings)
 }
 
-/// Checks a program in its language, printing its warnings, or its errors
-/// and `None`.
-fn check(src: &Source, language: Language) -> Option<Program> {
+/// Checks a program in its language, printing its warnings (when
+/// `warnings` says), or its errors and `None`.
+fn check(src: &Source, language: Language, warnings: bool) -> Option<Program> {
     match driver::check(language, &src.text) {
         Ok(checked) => {
-            print_diagnostics(src, &checked.warnings);
+            if warnings {
+                print_diagnostics(src, &checked.warnings);
+            }
             Some(checked.program)
         }
         Err(errors) => {
@@ -698,7 +738,7 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    let Some(program) = check_as(&src, path, cli.lang) else {
+    let Some(program) = check_as(&src, path, cli.lang, true) else {
         return ExitCode::from(REJECTED);
     };
     let program = if cli.no_opt || cli.opt_level == 0 {
@@ -776,6 +816,114 @@ fn compile(cli: &Cli, path: &Path) -> ExitCode {
             error(&message);
             ExitCode::from(REJECTED)
         }
+    }
+}
+
+/// `fmt --renumber START,STEP`: two integers, START 0 or more, STEP 1 or
+/// more.
+fn parse_renumber(text: &str) -> Result<Renumber, String> {
+    let usage =
+        "expected START,STEP: two integers, START 0 or more and STEP 1 or more (e.g. 10,10)";
+    let (start, step) = text.split_once(',').ok_or(usage)?;
+    let number = |s: &str| s.trim().parse::<i64>().map_err(|_| usage.to_string());
+    let (start, step) = (number(start)?, number(step)?);
+    if start < 0 || step < 1 {
+        return Err(usage.into());
+    }
+    Ok(Renumber { start, step })
+}
+
+/// `icp2c fmt`: formats each file (`-`: standard input to standard
+/// output), or with `check` compares. Exit 2 when a file could not be
+/// read, checked or written (the others are still done), else 1 when
+/// `check` found a file not formatted, else 0.
+fn format_files(
+    files: &[PathBuf],
+    check: bool,
+    lang: Option<LangArg>,
+    options: FormatOptions,
+) -> ExitCode {
+    let mut status = 0u8;
+    let mut unformatted = 0usize;
+    for path in files {
+        match format_file(path, check, lang, &options) {
+            Ok(true) => {}
+            Ok(false) => {
+                unformatted += 1;
+                status = status.max(1);
+            }
+            Err(()) => status = REJECTED,
+        }
+    }
+    if unformatted > 0 {
+        error(&format!(
+            "{unformatted} of {} program{} not formatted (the diff is on standard output); `icp2c fmt` without --check formats {}",
+            files.len(),
+            if files.len() == 1 { " is" } else { "s are" },
+            if unformatted == 1 { "it" } else { "them" },
+        ));
+    }
+    ExitCode::from(status)
+}
+
+/// Formats one program: `Ok(true)` when it was formatted already (or is
+/// now), `Ok(false)` when `check` found it not formatted (its diff
+/// printed), `Err` when it could not be read, checked or written
+/// (reported).
+fn format_file(
+    path: &Path,
+    check: bool,
+    lang: Option<LangArg>,
+    options: &FormatOptions,
+) -> Result<bool, ()> {
+    let stdin = path.as_os_str() == "-";
+    let src = load(path).ok_or(())?;
+    let program = check_as(&src, path, lang, false).ok_or(())?;
+    let language = program.language();
+    if options.renumber.is_some() && language != Language::InfChessPro {
+        error(&format!(
+            "--renumber relabels InfChessPro statements: {} is a {} program, which has no labels",
+            src.name,
+            language.name()
+        ));
+        return Err(());
+    }
+    let formatted = driver::format_with(language, &src.text, options).map_err(|errors| {
+        print_diagnostics(&src, &errors);
+    })?;
+    let same = formatted == src.text;
+    if check {
+        if !same {
+            let diff = similar::TextDiff::from_lines(src.text.as_str(), formatted.as_str());
+            let shown = diff
+                .unified_diff()
+                .context_radius(3)
+                .header(&src.name, &format!("{} (formatted)", src.name))
+                .to_string();
+            write_out(shown.as_bytes())?;
+        }
+        return Ok(same);
+    }
+    if stdin {
+        write_out(formatted.as_bytes())?;
+    } else if !same {
+        std::fs::write(path, formatted).map_err(|e| {
+            error(&format!("cannot write {}: {e}", path.display()));
+        })?;
+    }
+    Ok(true)
+}
+
+/// Writes `bytes` to standard output; a closed pipe is not an error (the
+/// reader has seen enough), any other failure is reported.
+fn write_out(bytes: &[u8]) -> Result<(), ()> {
+    let mut stdout = icp_stdio::open(1, || io::stdout().lock());
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            error(&format!("cannot write standard output: {e}"));
+            Err(())
+        }
+        _ => Ok(()),
     }
 }
 
@@ -889,7 +1037,7 @@ fn run(
     let Some(src) = load(path) else {
         return ExitCode::from(REJECTED);
     };
-    let Some(program) = check_as(&src, path, lang) else {
+    let Some(program) = check_as(&src, path, lang, true) else {
         return ExitCode::from(REJECTED);
     };
     // Taken by value (`Send`): a language may read it on a thread of its

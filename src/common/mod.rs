@@ -3,6 +3,7 @@
 
 pub mod cursor;
 pub mod diagnostic;
+pub mod format;
 pub mod source;
 pub mod watch;
 

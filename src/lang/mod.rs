@@ -58,6 +58,26 @@ pub struct RunOptions {
     pub source_name: String,
 }
 
+/// How `icp2c fmt` lays a program out, besides the language's canonical
+/// layout ([`Lang::format`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FormatOptions {
+    /// `--renumber START,STEP`: InfChessPro's statements labelled START,
+    /// START+STEP, … and every literal jump target rewritten to match.
+    /// The other languages have no labels and refuse it.
+    pub renumber: Option<Renumber>,
+}
+
+/// New labels for InfChessPro's statements: the first is `start`, each
+/// next one `step` more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Renumber {
+    /// The first statement's label, 0 or more.
+    pub start: i64,
+    /// The difference between two labels in a row, 1 or more.
+    pub step: i64,
+}
+
 /// How `--trace` and `--board` draw a piece.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Glyphs {
@@ -166,6 +186,16 @@ pub trait Lang {
         Self::run(program, &mut input, output, errors, options)
     }
 
+    /// Lays `source`, a program that checks, out in the language's one
+    /// canonical layout (`icp2c fmt`): one line per line of `source`
+    /// ([`crate::common::source::lines`], the text without its line end),
+    /// so that no line moves; [`crate::common::format::assemble`] makes
+    /// them one text. Formatting twice changes nothing, and the program
+    /// checks to the same IR but for its lines' texts. Errors: the
+    /// program's diagnostics (the driver checks first), or options the
+    /// language refuses, pointing at what stops them.
+    fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>>;
+
     /// Generates `request.target` laid out as `request.layout`: one file
     /// ([`crate::codegen::one_file`]) or a crate's files
     /// ([`crate::codegen::rust::crate_files`]). A target the language has no back
@@ -207,6 +237,23 @@ pub fn emit_program<P>(
             target,
             layout,
         }),
+    }
+}
+
+/// For a language without labels: refuses `--renumber` with a diagnostic
+/// at the start of the program.
+pub fn no_renumbering(language: &str, options: &FormatOptions) -> Result<(), Vec<Diagnostic>> {
+    match options.renumber {
+        None => Ok(()),
+        Some(_) => Err(vec![
+            Diagnostic::error(
+                0..0,
+                format!(
+                    "--renumber relabels InfChessPro statements; a {language} program has no labels"
+                ),
+            )
+            .with_label("not an InfChessPro program"),
+        ]),
     }
 }
 

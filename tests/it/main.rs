@@ -19,6 +19,7 @@ mod differential;
 mod docs;
 mod e2e;
 mod finvara;
+mod fmt;
 mod fuzz;
 mod icp_chunks;
 mod injection;

@@ -319,8 +319,34 @@ fn split_lines(source: &str, errors: &mut Vec<Diagnostic>) -> Vec<Line> {
     lines
 }
 
-fn is_blank(c: char) -> bool {
+/// Blanks as §1 reads them: space, tab, form feed, vertical tab.
+pub(super) fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t' || c == '\x0c' || c == '\x0b'
+}
+
+/// A statement line as [`check`] splits it (§1), for the formatter: where
+/// its tag and its instruction are written and its arguments' texts
+/// (empty ones included). `code` is the line without its comment and
+/// `offset` where it starts in the source. `None` for a line that does not
+/// split (a malformed tag, an unclosed set literal).
+pub(super) fn statement_parts(code: &str, offset: usize) -> Option<StatementParts> {
+    let mut errors = Vec::new();
+    let line = split_statement(code, offset, 0, code, &mut errors)?;
+    errors.is_empty().then(|| StatementParts {
+        tag: line.tag.map(|(_, span)| span),
+        name: line.name_span,
+        args: line.args.into_iter().map(|arg| arg.text).collect(),
+    })
+}
+
+/// See [`statement_parts`].
+pub(super) struct StatementParts {
+    /// The tag, without its `:`.
+    pub tag: Option<Span>,
+    /// The instruction.
+    pub name: Span,
+    /// Every argument's text, as written (an empty argument is empty).
+    pub args: Vec<String>,
 }
 
 fn is_name(text: &str) -> bool {

@@ -10,6 +10,7 @@
 //! `runtime::engine`).
 
 pub mod backend;
+pub mod fmt;
 pub mod front;
 pub mod interp;
 pub mod ir;
@@ -25,7 +26,7 @@ pub mod runtime {
     pub mod uci;
 }
 
-use super::{Lang, RunOptions, UsageError};
+use super::{FormatOptions, Lang, RunOptions, UsageError};
 use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -81,6 +82,10 @@ impl Lang for Cheg {
     ) -> Result<Outcome, UsageError> {
         let mut commands = uci::ThreadReader::spawn(input);
         run_engine(program, &mut commands, output, errors, options)
+    }
+
+    fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>> {
+        fmt::format(source, options)
     }
 
     /// C (one file) and Rust (one file or a crate), the engine runtime

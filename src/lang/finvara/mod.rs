@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod backend;
+pub mod fmt;
 pub mod interp;
 pub mod ir;
 pub mod lower;
@@ -26,7 +27,7 @@ pub mod runtime {
     pub mod board;
 }
 
-use super::{Lang, RunOptions, UsageError, emit_program, no_language_options};
+use super::{FormatOptions, Lang, RunOptions, UsageError, emit_program, no_language_options};
 use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -73,6 +74,10 @@ impl Lang for Finvara {
         options: &RunOptions,
     ) -> Option<crate::common::watch::Recording> {
         Some(trace::record(program, input, options))
+    }
+
+    fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>> {
+        fmt::format(source, options)
     }
 
     fn emit(

@@ -4,6 +4,7 @@
 //! own language reference is `docs/infchesspro.md`.
 
 pub mod ast;
+pub mod fmt;
 pub mod interp;
 pub mod ir;
 pub mod lower;
@@ -28,7 +29,7 @@ pub mod runtime {
     pub mod board;
 }
 
-use super::{Lang, RunOptions, UsageError, emit_program, no_language_options};
+use super::{FormatOptions, Lang, RunOptions, UsageError, emit_program, no_language_options};
 use crate::codegen::{EmitRequest, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -77,6 +78,10 @@ impl Lang for InfChessPro {
         options: &RunOptions,
     ) -> Option<crate::common::watch::Recording> {
         Some(trace::record(program, input, options))
+    }
+
+    fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>> {
+        fmt::format(source, options)
     }
 
     fn emit(
