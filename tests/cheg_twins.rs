@@ -34,6 +34,12 @@
 //! | `hash MB` | `Table::new`, `entries_for` | the table's entries |
 //! | `eval` | `Node::static_eval` | the value |
 //! | `val A B` | value text, §2 equality, `value_key` | both texts, `eq`, both keys |
+//! | `bin OP A B`, `un OP V` | `engine::binary`, `unary` / `icp_do_binary`, `icp_do_unary` | the result or `fault MESSAGE` |
+//! | `cmp CMP A B` | `compare` / `icp_do_jump` | whether the jump is taken, or the fault |
+//! | `test TEST NEGATED KIND V SIDE` | `Node::test` / `icp_test` | whether the condition holds, or the fault |
+//! | `order ORDERING SET` | `Node::order` / `icp_order_items` | the set ordered, or the fault |
+//! | `edit setel\|insert\|unsert\|exchwe\|exchel A U I` | `set_element` … `exchange_elements` / `icp_do_setel` … | the two variables after, or the fault |
+//! | `nodevars` | `Node::legal_moves`, `pawn_groups`, `piece_variable` / `icp_legal_moves_value` … | `LM`, `PG` and every piece variable |
 //! | `convert W L C D` | `convert` | the value |
 //! | `squares A B` | `king_distance`, `opposition` | both |
 //! | `score V` | `uci_score` / `icp_score_text` | the UCI score |
@@ -43,7 +49,11 @@
 //!
 //! Values (`val`) are written `#`, `T`, `F`, integers, squares `e4`,
 //! pieces `Ke1` (upper case White), moves `M` + piece + destination +
-//! promotion letter (`MPe7e8q`), sets `(a,b,c)`. A search with `ENDGAME`
+//! promotion letter (`MPe7e8q`), sets `(a,b,c)`. `OP`, `CMP`, `TEST`
+//! and `ORDERING` are the C names of `runtime/api.rs` (`ICP_B_ADD`); the
+//! instructions run at the position now (DEPTH 1, PLIES 2) with two user
+//! variables, the first untouched by all but `unsert` and `exchwe`, and
+//! their operands are mostly of the types they want. A search with `ENDGAME`
 //! 1 consults a program without `ENTRY` lines. The UCI session's engine is
 //! named `twins`, runs that program, and asks for input during a search
 //! and gets none (the C driver is plain C99; the Rust session's reader
@@ -63,9 +73,12 @@
 
 mod support;
 
+use icp2c::codegen::sections::Entry;
+use icp2c::lang::cheg::runtime::api;
 use icp2c::lang::cheg::runtime::chess::{self, Colour, Kind, Move, Piece, Position};
 use icp2c::lang::cheg::runtime::engine::{
-    self, EntrySpec, History, Limits, MoveValue, Table, Value,
+    self, Binary, Compare, EntrySpec, History, Limits, MoveValue, Ordering, Table, Test, Unary,
+    Value,
 };
 use icp2c::lang::cheg::runtime::uci;
 use std::cell::RefCell;
@@ -128,6 +141,87 @@ struct Twin {
 }
 
 const KINDS: [Kind; 6] = Kind::ALL;
+
+/// Every instruction, comparison, condition and ordering, named in the
+/// scripts by its C name in `runtime/api.rs` (the C driver's `t_codes`).
+const BINARY: [Binary; 25] = [
+    Binary::SetSq,
+    Binary::SetMov,
+    Binary::Pair,
+    Binary::Member,
+    Binary::MemNum,
+    Binary::Inters,
+    Binary::Union,
+    Binary::Differ,
+    Binary::Append,
+    Binary::GetEl,
+    Binary::MvDist,
+    Binary::InSq,
+    Binary::Opp,
+    Binary::SqRank,
+    Binary::Nor,
+    Binary::And,
+    Binary::Or,
+    Binary::Add,
+    Binary::Sub,
+    Binary::Mul,
+    Binary::Div,
+    Binary::Mod,
+    Binary::Dif,
+    Binary::Min,
+    Binary::Max,
+];
+const UNARY: [Unary; 10] = [
+    Unary::SetV,
+    Unary::Card,
+    Unary::Piece,
+    Unary::Square,
+    Unary::Side,
+    Unary::Rank,
+    Unary::File,
+    Unary::SColor,
+    Unary::PColor,
+    Unary::Abs,
+];
+const COMPARE: [Compare; 6] = [
+    Compare::Lt,
+    Compare::Eq,
+    Compare::Gt,
+    Compare::NotLt,
+    Compare::Ne,
+    Compare::NotGt,
+];
+/// `Test::Kind` stands for the six kinds (the script gives the kind).
+const TESTS: [Test; 21] = [
+    Test::Defd,
+    Test::Zero,
+    Test::Negative,
+    Test::Positive,
+    Test::Odd,
+    Test::True,
+    Test::Empty,
+    Test::Far,
+    Test::RookFile,
+    Test::KnightFile,
+    Test::Nnf,
+    Test::LightSquare,
+    Test::Kind(Kind::King),
+    Test::MoverPiece,
+    Test::Passed,
+    Test::PawnDefended,
+    Test::Capture,
+    Test::Check,
+    Test::Safe,
+    Test::Opposition,
+    Test::KeepsKingRank,
+];
+const ORDERINGS: [Ordering; 3] = [Ordering::AsGiven, Ordering::Deep, Ordering::Shallow];
+
+fn named<T: Copy>(all: &[T], entry: fn(T) -> &'static Entry, name: &str) -> T {
+    *all.iter()
+        .find(|&&x| entry(x).c == name)
+        .unwrap_or_else(|| panic!("no entry of runtime/api.rs is named {name}"))
+}
 
 /// The C runtime's kind code (`ICP_KING` 1 … `ICP_PAWN` 6).
 fn kind_code(kind: Kind) -> u8 {
@@ -507,9 +601,108 @@ impl Twin {
                 line
             }
             "uci" => format!("{}.", self.uci.pop_front().unwrap_or_default()),
+            "bin" | "un" | "cmp" | "test" | "order" | "edit" => match self.instruction(op, args) {
+                Ok((a, b)) => format!("{a} {b}"),
+                Err(fault) => format!("fault {fault}"),
+            },
+            "nodevars" => {
+                let node = self.node();
+                let mut line = format!("{} {}", node.legal_moves(), node.pawn_groups());
+                for mover in [true, false] {
+                    for kind in KINDS {
+                        for index in 0..kind.variable_count() {
+                            line.push_str(&format!(" {}", node.piece_variable(mover, kind, index)));
+                        }
+                    }
+                }
+                line
+            }
             _ => format!("unknown operation {op}"),
         };
         out + "\n"
+    }
+
+    /// The node the instructions run at: the position now, DEPTH 1,
+    /// PLIES 2 (the C driver's invocation).
+    fn node(&self) -> engine::Node {
+        engine::Node {
+            position: self.now.clone(),
+            depth: 1,
+            plies: 2,
+        }
+    }
+
+    /// An instruction's computation: the two user variables after it
+    /// (the first untouched, `#`, by most).
+    fn instruction(&self, op: &str, args: &str) -> Result<(Value, Value), engine::Fault> {
+        let node = self.node();
+        let (name, rest) = args.split_once(' ').unwrap_or((args, ""));
+        let bytes = rest.as_bytes();
+        let mut at = 0;
+        let mut arg = || {
+            let v = parse_value(bytes, &mut at);
+            while bytes.get(at) == Some(&b' ') {
+                at += 1;
+            }
+            v
+        };
+        let done = |v: Value| Ok((Value::Undefined, v));
+        match op {
+            "bin" => {
+                let (a, b) = (arg(), arg());
+                done(engine::binary(
+                    &node,
+                    named(&BINARY, api::binary, name),
+                    &a,
+                    &b,
+                )?)
+            }
+            "un" => done(engine::unary(
+                &node,
+                named(&UNARY, api::unary, name),
+                &arg(),
+            )?),
+            "cmp" => {
+                let (a, b) = (arg(), arg());
+                let taken = engine::compare(named(&COMPARE, api::compare, name), &a, &b)?;
+                done(Value::Logical(taken))
+            }
+            "test" => {
+                let mut words = rest.splitn(3, ' ');
+                let negated = words.next() == Some("1");
+                let kind = words.next().and_then(|k| k.parse().ok()).unwrap_or(0);
+                let bytes = words.next().unwrap_or("").as_bytes();
+                let mut at = 0;
+                let value = parse_value(bytes, &mut at);
+                while bytes.get(at) == Some(&b' ') {
+                    at += 1;
+                }
+                let side = parse_value(bytes, &mut at);
+                let test = match named(&TESTS, api::test, name) {
+                    Test::Kind(_) => Test::Kind(kind_of_code(kind).unwrap_or(Kind::King)),
+                    test => test,
+                };
+                done(Value::Logical(node.test(test, &value, &side)? != negated))
+            }
+            "order" => {
+                let mut items: Vec<Value> = match arg() {
+                    Value::Set(items) => items.to_vec(),
+                    other => vec![other],
+                };
+                node.order(&mut items, named(&ORDERINGS, api::ordering, name))?;
+                done(Value::Set(items.into()))
+            }
+            _ => {
+                let (a, u, i) = (arg(), arg(), arg());
+                match name {
+                    "setel" => done(engine::set_element(a, u, &i)?),
+                    "insert" => done(engine::insert_element(a, u, &i)?),
+                    "unsert" => engine::remove_element(u, &i),
+                    "exchwe" => engine::exchange_element(a, u, &i),
+                    _ => done(engine::exchange_elements(u, &a, &i)?),
+                }
+            }
+        }
     }
 
     fn pieces(&self) -> String {
@@ -920,6 +1113,216 @@ impl Gen<'_> {
         String::from_utf8(bytes).unwrap()
     }
 
+    /// A value as the instructions meet them at the position now: its
+    /// pieces, squares and legal moves, small integers, sets of them, and
+    /// values of every type.
+    fn operand(&mut self, moves: &[Move]) -> String {
+        match self.rng.below(10) {
+            0 | 1 => self.value(0),
+            2 => {
+                let occupied: Vec<u8> = (0..64)
+                    .filter(|&s| self.now.piece_at(s).is_some())
+                    .collect();
+                let sq = *self.rng.pick(&occupied);
+                let p = self.now.piece_at(sq).unwrap();
+                let letter = match p.colour {
+                    Colour::White => p.kind.letter(),
+                    Colour::Black => p.kind.letter().to_ascii_lowercase(),
+                };
+                format!("{letter}{}", chess::square_name(sq))
+            }
+            3 | 4 if !moves.is_empty() => {
+                let m = *self.rng.pick(moves);
+                self.move_value(m)
+            }
+            5 => chess::square_name(self.rng.below(64) as u8),
+            6 => self.rng.range(-3, 9).to_string(),
+            7 if !moves.is_empty() => {
+                let items: Vec<String> = (0..self.rng.below(5))
+                    .map(|_| {
+                        let m = *self.rng.pick(moves);
+                        self.move_value(m)
+                    })
+                    .collect();
+                format!("({})", items.join(","))
+            }
+            8 => self.rng.word(&["T", "F", "#"]).into(),
+            _ => {
+                let items: Vec<String> = (0..self.rng.below(5))
+                    .map(|_| self.rng.range(-2, 4).to_string())
+                    .collect();
+                format!("({})", items.join(","))
+            }
+        }
+    }
+
+    /// A piece of the position now, of `kind` when there is one.
+    fn board_piece(&mut self, kind: Option<Kind>) -> String {
+        let all: Vec<Piece> = (0..64).filter_map(|s| self.now.piece_at(s)).collect();
+        let fitting: Vec<Piece> = all
+            .iter()
+            .copied()
+            .filter(|p| Some(p.kind) == kind)
+            .collect();
+        let p = *self
+            .rng
+            .pick(if fitting.is_empty() { &all } else { &fitting });
+        let letter = match p.colour {
+            Colour::White => p.kind.letter(),
+            Colour::Black => p.kind.letter().to_ascii_lowercase(),
+        };
+        format!("{letter}{}", chess::square_name(p.square))
+    }
+
+    /// An operand of the type `want` stands for (mostly; else any):
+    /// `I` integer, `L` logical, `S` set, `Q` square (or what becomes one),
+    /// `P` piece (or a square or move that names one), `K` king, `W` pawn,
+    /// `M` move, `A` anything.
+    fn typed(&mut self, want: char, moves: &[Move]) -> String {
+        if self.rng.chance(8) {
+            return self.operand(moves);
+        }
+        match want {
+            'I' if self.rng.chance(20) => self.rng.pick(support::progen::EDGES).to_string(),
+            'I' => self.rng.range(-3, 9).to_string(),
+            'L' => self.rng.word(&["T", "F"]).into(),
+            'S' => {
+                let moves_set = !moves.is_empty() && self.rng.chance(50);
+                let items: Vec<String> = (0..self.rng.below(5))
+                    .map(|_| {
+                        if moves_set {
+                            let m = *self.rng.pick(moves);
+                            self.move_value(m)
+                        } else {
+                            self.rng.range(0, 3).to_string()
+                        }
+                    })
+                    .collect();
+                format!("({})", items.join(","))
+            }
+            'Q' | 'P' | 'M' if self.rng.chance(30) && !moves.is_empty() => {
+                let m = *self.rng.pick(moves);
+                self.move_value(m)
+            }
+            'Q' if self.rng.chance(60) => chess::square_name(self.rng.below(64) as u8),
+            'Q' | 'P' => self.board_piece(None),
+            'K' => self.board_piece(Some(Kind::King)),
+            'W' => self.board_piece(Some(Kind::Pawn)),
+            _ => self.operand(moves),
+        }
+    }
+
+    /// An instruction, a comparison, a condition or an ordering, on
+    /// operands of the position now, mostly of the types it wants.
+    fn instruction(&mut self, moves: &[Move]) {
+        let line = match self.rng.below(7) {
+            0 | 1 => {
+                let op = *self.rng.pick(&BINARY);
+                let want: Vec<char> = match op {
+                    Binary::SetSq | Binary::GetEl if self.rng.chance(50) => vec!['I', 'I'],
+                    Binary::SetSq => vec!['I', 'I'],
+                    Binary::SetMov => vec!['P', 'Q'],
+                    Binary::Pair => vec!['A', 'A'],
+                    Binary::Member | Binary::MemNum => vec!['A', 'S'],
+                    Binary::Inters | Binary::Differ | Binary::Union => vec!['S', 'S'],
+                    Binary::Append => vec!['S', 'A'],
+                    Binary::GetEl => vec!['S', 'I'],
+                    Binary::MvDist | Binary::Opp => vec!['Q', 'Q'],
+                    Binary::InSq => vec!['K', 'W'],
+                    Binary::SqRank => vec!['Q', 'I'],
+                    Binary::Nor | Binary::And | Binary::Or => vec!['L', 'L'],
+                    _ => vec!['I', 'I'],
+                };
+                let (a, b) = (self.typed(want[0], moves), self.typed(want[1], moves));
+                format!("bin {} {a} {b}", api::binary(op).c)
+            }
+            2 => {
+                let op = *self.rng.pick(&UNARY);
+                let want = match op {
+                    Unary::SetV => 'A',
+                    Unary::Card => 'S',
+                    Unary::Piece | Unary::PColor => 'P',
+                    Unary::Abs => 'I',
+                    _ => 'Q',
+                };
+                format!("un {} {}", api::unary(op).c, self.typed(want, moves))
+            }
+            3 => {
+                let op = *self.rng.pick(&COMPARE);
+                let want = if matches!(op, Compare::Eq | Compare::Ne) {
+                    'A'
+                } else {
+                    'I'
+                };
+                let a = self.typed(want, moves);
+                let b = if self.rng.chance(30) {
+                    a.clone()
+                } else {
+                    self.typed(want, moves)
+                };
+                format!("cmp {} {a} {b}", api::compare(op).c)
+            }
+            4 => {
+                let test = *self.rng.pick(&TESTS);
+                let want = match test {
+                    Test::Defd => 'A',
+                    Test::Zero | Test::Negative | Test::Positive | Test::Odd => 'I',
+                    Test::True => 'L',
+                    Test::Empty => 'S',
+                    Test::Kind(_) | Test::MoverPiece => 'P',
+                    Test::Passed | Test::PawnDefended => 'W',
+                    Test::Capture | Test::Check | Test::Safe | Test::Opposition => 'M',
+                    Test::KeepsKingRank => 'M',
+                    _ => 'Q',
+                };
+                let test = api::test(test).c;
+                let (negated, kind) = (self.rng.below(2), self.rng.range(1, 6));
+                let value = self.typed(want, moves);
+                let side = if self.rng.chance(70) {
+                    self.rng.range(-1, 2).to_string()
+                } else {
+                    self.operand(moves)
+                };
+                format!("test {test} {negated} {kind} {value} {side}")
+            }
+            5 => {
+                let ordering = api::ordering(*self.rng.pick(&ORDERINGS)).c;
+                let items: Vec<String> = (0..self.rng.below(6))
+                    .map(|_| match moves.get(self.rng.below(moves.len().max(1))) {
+                        Some(&m) if self.rng.chance(90) => self.move_value(m),
+                        _ => self.operand(moves),
+                    })
+                    .collect();
+                format!("order {ordering} ({})", items.join(","))
+            }
+            _ => {
+                let what = self
+                    .rng
+                    .word(&["setel", "insert", "unsert", "exchwe", "exchel"]);
+                let a = if what == "exchel" && self.rng.chance(85) {
+                    self.rng.range(-5, 6).to_string()
+                } else {
+                    self.operand(moves)
+                };
+                let u = if self.rng.chance(85) {
+                    let items: Vec<String> = (0..self.rng.below(5))
+                        .map(|_| self.operand(moves))
+                        .collect();
+                    format!("({})", items.join(","))
+                } else {
+                    self.operand(moves)
+                };
+                let i = if self.rng.chance(85) {
+                    self.rng.range(-5, 6).to_string()
+                } else {
+                    self.operand(moves)
+                };
+                format!("edit {what} {a} {u} {i}")
+            }
+        };
+        self.push(&line);
+    }
+
     fn uci_line(&mut self) -> Vec<u8> {
         let fen = self.now.to_fen();
         let moves: Vec<String> = self
@@ -990,7 +1393,7 @@ impl Gen<'_> {
     /// One operation (several for the walks).
     fn op(&mut self, depth_limit: i64) {
         let moves = self.now.legal_moves();
-        match self.rng.below(40) {
+        match self.rng.below(44) {
             0..=9 if !moves.is_empty() => {
                 // A step of the walk, in any spelling.
                 let mv = *self.rng.pick(&moves);
@@ -1023,6 +1426,7 @@ impl Gen<'_> {
             15 => {
                 let op = self.rng.word(&[
                     "fen?", "moves", "gen", "count", "check", "key", "same", "pieces", "eval",
+                    "nodevars",
                 ]);
                 self.push(op);
             }
@@ -1148,6 +1552,7 @@ impl Gen<'_> {
                 let megabytes = self.rng.range(0, 2);
                 self.push(&format!("hash {megabytes}"));
             }
+            36..=39 => self.instruction(&moves),
             _ => {
                 let op = self.rng.word(&["moves", "key", "check", "same", "count"]);
                 self.push(op);

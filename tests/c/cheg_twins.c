@@ -438,6 +438,200 @@ static void op_squares(const char *args)
     printf("distance %" PRId64 " opposition %d\n", icp_king_distance(a, b), icp_opposition(a, b) ? 1 : 0);
 }
 
+/* The instructions' computations (§4, §5.1) run inside an invocation at
+ * the position now (DEPTH 1, PLIES 2) of the program without ENTRY lines,
+ * with two user variables; a fault prints `fault MESSAGE`. The codes are
+ * the C names of runtime/api.rs (the Rust half finds each one's variant
+ * there). */
+static const struct {
+    const char *name;
+    int code;
+} t_codes[] = {
+    {"ICP_B_SET_SQ", ICP_B_SET_SQ}, {"ICP_B_SET_MOV", ICP_B_SET_MOV}, {"ICP_B_PAIR", ICP_B_PAIR},
+    {"ICP_B_MEMBER", ICP_B_MEMBER}, {"ICP_B_MEM_NUM", ICP_B_MEM_NUM}, {"ICP_B_INTERS", ICP_B_INTERS},
+    {"ICP_B_UNION", ICP_B_UNION}, {"ICP_B_DIFFER", ICP_B_DIFFER}, {"ICP_B_APPEND", ICP_B_APPEND},
+    {"ICP_B_GET_EL", ICP_B_GET_EL}, {"ICP_B_MV_DIST", ICP_B_MV_DIST}, {"ICP_B_IN_SQ", ICP_B_IN_SQ},
+    {"ICP_B_OPP", ICP_B_OPP}, {"ICP_B_SQ_RANK", ICP_B_SQ_RANK}, {"ICP_B_NOR", ICP_B_NOR},
+    {"ICP_B_AND", ICP_B_AND}, {"ICP_B_OR", ICP_B_OR}, {"ICP_B_ADD", ICP_B_ADD}, {"ICP_B_SUB", ICP_B_SUB},
+    {"ICP_B_MUL", ICP_B_MUL}, {"ICP_B_DIV", ICP_B_DIV}, {"ICP_B_MOD", ICP_B_MOD}, {"ICP_B_DIF", ICP_B_DIF},
+    {"ICP_B_MIN", ICP_B_MIN}, {"ICP_B_MAX", ICP_B_MAX}, {"ICP_U_SET_V", ICP_U_SET_V},
+    {"ICP_U_CARD", ICP_U_CARD}, {"ICP_U_PIECE", ICP_U_PIECE}, {"ICP_U_SQUARE", ICP_U_SQUARE},
+    {"ICP_U_SIDE", ICP_U_SIDE}, {"ICP_U_RANK", ICP_U_RANK}, {"ICP_U_FILE", ICP_U_FILE},
+    {"ICP_U_S_COLOR", ICP_U_S_COLOR}, {"ICP_U_P_COLOR", ICP_U_P_COLOR}, {"ICP_U_ABS", ICP_U_ABS},
+    {"ICP_T_DEFD", ICP_T_DEFD}, {"ICP_T_ZERO", ICP_T_ZERO}, {"ICP_T_NEGATIVE", ICP_T_NEGATIVE},
+    {"ICP_T_POSITIVE", ICP_T_POSITIVE}, {"ICP_T_ODD", ICP_T_ODD}, {"ICP_T_TRUE", ICP_T_TRUE},
+    {"ICP_T_EMPTY", ICP_T_EMPTY}, {"ICP_T_FAR", ICP_T_FAR}, {"ICP_T_ROOK_FILE", ICP_T_ROOK_FILE},
+    {"ICP_T_KNIGHT_FILE", ICP_T_KNIGHT_FILE}, {"ICP_T_NNF", ICP_T_NNF}, {"ICP_T_LIGHT_SQUARE", ICP_T_LIGHT_SQUARE},
+    {"ICP_T_KIND", ICP_T_KIND}, {"ICP_T_MOVER_PIECE", ICP_T_MOVER_PIECE}, {"ICP_T_PASSED", ICP_T_PASSED},
+    {"ICP_T_PAWN_DEFENDED", ICP_T_PAWN_DEFENDED}, {"ICP_T_CAPTURE", ICP_T_CAPTURE}, {"ICP_T_CHECK", ICP_T_CHECK},
+    {"ICP_T_SAFE", ICP_T_SAFE}, {"ICP_T_OPPOSITION", ICP_T_OPPOSITION},
+    {"ICP_T_KEEPS_KING_RANK", ICP_T_KEEPS_KING_RANK}, {"ICP_CMP_LT", ICP_CMP_LT}, {"ICP_CMP_EQ", ICP_CMP_EQ},
+    {"ICP_CMP_GT", ICP_CMP_GT}, {"ICP_CMP_NOT_LT", ICP_CMP_NOT_LT}, {"ICP_CMP_NE", ICP_CMP_NE},
+    {"ICP_CMP_NOT_GT", ICP_CMP_NOT_GT}, {"ICP_ORDER_AS_GIVEN", ICP_ORDER_AS_GIVEN},
+    {"ICP_ORDER_DEEP", ICP_ORDER_DEEP}, {"ICP_ORDER_SHALLOW", ICP_ORDER_SHALLOW},
+};
+
+static icp_search t_search;
+static icp_inv t_inv;
+static icp_value t_vars[2];
+
+/* The code of the name at *at (which moves past it and a blank), or -1. */
+static int t_code(const char **at)
+{
+    size_t i, n = strcspn(*at, " ");
+    for (i = 0; i < sizeof t_codes / sizeof t_codes[0]; i++)
+        if (strlen(t_codes[i].name) == n && !strncmp(t_codes[i].name, *at, n)) {
+            *at += n;
+            while (**at == ' ')
+                (*at)++;
+            return t_codes[i].code;
+        }
+    return -1;
+}
+
+/* The next value of the arguments at *at. */
+static icp_value t_arg(const char **at)
+{
+    icp_value v = t_value(at);
+    while (**at == ' ')
+        (*at)++;
+    return v;
+}
+
+/* A fresh invocation at the position now. */
+static void t_inv_reset(void)
+{
+    memset(&t_search, 0, sizeof t_search);
+    t_search.program = &t_program;
+    memset(&t_inv, 0, sizeof t_inv);
+    t_inv.node.position = t_now;
+    t_inv.node.depth = 1;
+    t_inv.node.plies = 2;
+    t_inv.x = icp_undefined();
+    t_inv.side = icp_undefined();
+    t_vars[0] = icp_undefined();
+    t_vars[1] = icp_undefined();
+    t_inv.vars = t_vars;
+    t_inv.var_count = 2;
+    t_inv.search = &t_search;
+    icp_current = &t_inv;
+}
+
+/* The two user variables' text, then both let go. */
+static void t_print_vars(void)
+{
+    icp_text t = {0, 0, 0};
+    icp_text_value(&t, &t_vars[0]);
+    icp_text_str(&t, " ");
+    icp_text_value(&t, &t_vars[1]);
+    printf("%s\n", icp_text_take(&t));
+    free(t.text);
+    icp_drop(&t_vars[0]);
+    icp_drop(&t_vars[1]);
+    icp_drop(&t_inv.side);
+}
+
+/* A fault: its message; everything the invocation held is freed. */
+static void t_print_fault(void)
+{
+    printf("fault %s\n", icp_error.message ? icp_error.message : "");
+    icp_release_all();
+    t_vars[0] = t_vars[1] = icp_undefined();
+}
+
+/* bin NAME A B, un NAME V, cmp NAME A B, test NAME NEGATED KIND V SIDE,
+ * order NAME SET, edit WHAT A B C: see tests/cheg_twins.rs. */
+static void t_execute(const char *op, const char *args)
+{
+    const char *at = args;
+    int code = t_code(&at);
+    if (!strcmp(op, "bin")) {
+        icp_value a = t_arg(&at), b = t_arg(&at);
+        icp_do_binary(&t_inv, code, ICP_USER(1), a, b);
+    } else if (!strcmp(op, "un")) {
+        icp_do_unary(&t_inv, code, ICP_USER(1), t_arg(&at));
+    } else if (!strcmp(op, "cmp")) {
+        icp_value a = t_arg(&at), b = t_arg(&at);
+        int step = icp_do_jump(&t_inv, code, a, b, 1);
+        icp_write(&t_inv, ICP_USER(1), icp_logical(step == ICP_STEP_GOTO));
+    } else if (!strcmp(op, "test")) {
+        char *end;
+        int negated = (int)strtol(at, &end, 10), kind = (int)strtol(end, &end, 10);
+        icp_value v;
+        at = end + 1;
+        v = t_arg(&at);
+        t_inv.side = t_arg(&at);
+        icp_write(&t_inv, ICP_USER(1), icp_logical(icp_test(icp_cond_make(negated, code, kind), v)));
+    } else if (!strcmp(op, "order")) {
+        icp_value set = t_arg(&at);
+        icp_order_items(set.as.set, code);
+        icp_write(&t_inv, ICP_USER(1), set);
+    } else {
+        /* edit setel|insert|unsert|exchwe|exchel A B C */
+        size_t n = strcspn(args, " ");
+        icp_value a, c;
+        at = args + n + 1;
+        a = t_arg(&at);
+        t_vars[1] = t_arg(&at);
+        c = t_arg(&at);
+        if (!strncmp(args, "setel", n))
+            icp_do_setel(&t_inv, a, ICP_USER(1), c);
+        else if (!strncmp(args, "insert", n))
+            icp_do_insert(&t_inv, a, ICP_USER(1), c);
+        else if (!strncmp(args, "unsert", n)) {
+            icp_drop(&a);
+            icp_do_unsert(&t_inv, ICP_USER(0), ICP_USER(1), c);
+        } else if (!strncmp(args, "exchwe", n)) {
+            t_vars[0] = a;
+            icp_do_exchwe(&t_inv, ICP_USER(0), ICP_USER(1), c);
+        } else {
+            icp_do_exchel(&t_inv, ICP_USER(1), a, c);
+        }
+    }
+}
+
+static void op_instruction(const char *op, const char *args)
+{
+    jmp_buf here;
+    t_inv_reset();
+    icp_error_jump = &here;
+    if (setjmp(here)) {
+        t_print_fault();
+        return;
+    }
+    t_execute(op, args);
+    t_print_vars();
+}
+
+/* The variables LM, PG and every piece variable at the position now. */
+static void op_node_vars(void)
+{
+    icp_node node;
+    icp_value v;
+    icp_text t = {0, 0, 0};
+    int mover, kind, index;
+    node.position = t_now;
+    node.depth = 1;
+    node.plies = 2;
+    v = icp_legal_moves_value(&node);
+    icp_text_value(&t, &v);
+    icp_drop(&v);
+    icp_text_str(&t, " ");
+    v = icp_pawn_groups(&node);
+    icp_text_value(&t, &v);
+    icp_drop(&v);
+    for (mover = 1; mover >= 0; mover--)
+        for (kind = ICP_KING; kind <= ICP_PAWN; kind++)
+            for (index = 0; index < icp_variable_count(kind); index++) {
+                icp_text_str(&t, " ");
+                v = icp_piece_variable_value(&node, mover, kind, index);
+                icp_text_value(&t, &v);
+                icp_drop(&v);
+            }
+    printf("%s\n", icp_text_take(&t));
+    free(t.text);
+}
+
 /* ---------------------------------------------------- uci.c operations */
 
 static void op_score(const char *args)
@@ -615,6 +809,11 @@ int main(void)
             op_words(args);
         else if (!strcmp(op, "uci"))
             op_uci(args);
+        else if (!strcmp(op, "bin") || !strcmp(op, "un") || !strcmp(op, "cmp") || !strcmp(op, "test") ||
+                 !strcmp(op, "order") || !strcmp(op, "edit"))
+            op_instruction(op, args);
+        else if (!strcmp(op, "nodevars"))
+            op_node_vars();
         else
             printf("unknown operation %s\n", op);
         fflush(stdout);
