@@ -54,8 +54,9 @@
 //! instructions run at the position now (DEPTH 1, PLIES 2) with two user
 //! variables, the first untouched by all but `unsert` and `exchwe`, and
 //! their operands are mostly of the types they want. A search with `ENDGAME`
-//! 1 consults a program without `ENTRY` lines. The UCI session's engine is
-//! named `twins`, runs that program, and asks for input during a search
+//! 1 consults `examples/kpk.cheg` (the interpreter here, its generated C
+//! there: [`PROGRAM`]). The UCI session's engine is that program too, and
+//! asks for input during a search
 //! and gets none (the C driver is plain C99; the Rust session's reader
 //! answers `Nothing`); the generator leaves out what waits for input or
 //! the clock (`go infinite`, `go ponder`, times) and `quit`.
@@ -74,11 +75,13 @@
 mod support;
 
 use icp2c::codegen::sections::Entry;
+use icp2c::driver::{self, Language};
+use icp2c::lang::cheg::Cheg;
+use icp2c::lang::cheg::interp::Interpreter;
 use icp2c::lang::cheg::runtime::api;
 use icp2c::lang::cheg::runtime::chess::{self, Colour, Kind, Move, Piece, Position};
 use icp2c::lang::cheg::runtime::engine::{
-    self, Binary, Compare, EntrySpec, History, Limits, MoveValue, Ordering, Table, Test, Unary,
-    Value,
+    self, Binary, Compare, History, Limits, MoveValue, Ordering, Table, Test, Unary, Value,
 };
 use icp2c::lang::cheg::runtime::uci;
 use std::cell::RefCell;
@@ -87,34 +90,29 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::rc::Rc;
+use std::sync::OnceLock;
 use support::progen::Rng;
 
 // ------------------------------------------------------- the Rust half
 
-/// A program without `ENTRY` lines: the search consults it and finds no
-/// entry (the C driver's `t_program`).
-struct NoEntries;
+/// The endgame program the searches with `ENDGAME` 1 consult and the
+/// UCI session runs: `examples/kpk.cheg` (the walks start from some of
+/// its positions), interpreted here, its generated C in the driver.
+const PROGRAM: &str = "kpk";
 
-impl engine::Endgame for NoEntries {
-    fn entries(&self) -> &[EntrySpec] {
-        &[]
-    }
+fn program() -> &'static driver::Program {
+    static PROGRAM_IR: OnceLock<driver::Program> = OnceLock::new();
+    PROGRAM_IR.get_or_init(|| {
+        let path = support::root().join(format!("examples/{PROGRAM}.cheg"));
+        let source = std::fs::read_to_string(&path).unwrap();
+        driver::check(Language::Cheg, &source)
+            .unwrap_or_else(|_| panic!("{} does not compile", path.display()))
+            .program
+    })
+}
 
-    fn line(&self, _pc: usize) -> u32 {
-        0
-    }
-
-    fn user_vars(&self) -> usize {
-        0
-    }
-
-    fn step(
-        &self,
-        _pc: usize,
-        _inv: &mut engine::Invocation<'_, '_>,
-    ) -> Result<engine::Step, engine::Error> {
-        unreachable!("a program without ENTRY lines runs no statement")
-    }
+fn interpreter() -> Interpreter<'static> {
+    Interpreter::new(program().ir::<Cheg>().expect("a CHEG program"))
 }
 
 /// A drift injected into the Rust half, to see that the comparison
@@ -405,9 +403,9 @@ fn uci_outputs(script: &str) -> VecDeque<String> {
     };
     let mut errors = Vec::new();
     uci::main(
-        "twins",
+        PROGRAM,
         &[],
-        &NoEntries,
+        &interpreter(),
         &mut session,
         &uci::NoClock,
         &mut Shared(output.clone()),
@@ -742,7 +740,8 @@ impl Twin {
             nodes: (nodes != 0).then_some(nodes),
             exact: true,
         };
-        let program: Option<&dyn engine::Endgame> = if endgame { Some(&NoEntries) } else { None };
+        let interpreter = interpreter();
+        let program: Option<&dyn engine::Endgame> = if endgame { Some(&interpreter) } else { None };
         let result = engine::search(
             &self.now,
             limits,
@@ -795,9 +794,18 @@ fn run_rust(script: &str, drift: Drift) -> Vec<(usize, String)> {
 /// read happens not to matter).
 fn build_driver(root: &Path, dir: &Path) -> Result<PathBuf, String> {
     let exe = dir.join("cheg_twins");
+    let generated = program().emit_c(&format!("{PROGRAM}.cheg"));
+    let part = generated
+        .split_once("/* ---- the endgame program ---- */")
+        .and_then(|(_, rest)| rest.split_once("\nint main("))
+        .map(|(part, _)| part)
+        .expect("generated C has its program after its runtime, then main");
+    let included = dir.join("program.inc");
+    std::fs::write(&included, part).unwrap();
     let built = Command::new("cc")
         .args(support::CFLAGS)
         .args(["-fsanitize=bounds", "-fno-sanitize-recover=bounds"])
+        .arg(format!("-DTWINS_PROGRAM=\"{}\"", included.display()))
         .arg(root.join("tests/c/cheg_twins.c"))
         .arg("-o")
         .arg(&exe)
@@ -893,6 +901,10 @@ const FENS: &[&str] = &[
     "4k3/8/8/8/8/8/8/4K2R w K - 0 1",
     "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
     "8/8/8/4k3/8/8/3p4/5K2 b - - 3 60",
+    "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1",
+    "8/8/8/8/3K4/8/4P3/6k1 w - - 0 1",
+    "8/8/8/8/8/4k3/4P3/4K3 b - - 0 1",
+    "8/p7/8/8/8/8/8/K1k5 w - - 0 1",
 ];
 
 /// Code points around the edges of UTF-8's forms and of the decoder's

@@ -47,8 +47,8 @@ static icp_move t_played[T_MAX_PLIES];
 static int t_plies;
 static icp_table t_table;
 
-/* A program without ENTRY lines: the search consults it and finds no
- * entry. */
+/* A program without ENTRY lines: the invocations of the instructions'
+ * operations run in it. */
 static int t_step(icp_inv *inv, size_t pc)
 {
     (void)inv;
@@ -57,6 +57,17 @@ static int t_step(icp_inv *inv, size_t pc)
 }
 static const uint32_t t_lines[1] = {0};
 static const icp_program t_program = {NULL, 0, t_lines, 0, 0, t_step, "twins"};
+
+/* The endgame program the searches consult (ENDGAME 1) and the UCI
+ * session runs: the part of a generated C program after its runtime
+ * (the test writes it and names it with -DTWINS_PROGRAM="FILE"), whose
+ * icp_the_program holds its ENTRY lines, lines and icp_program_step. */
+#ifdef TWINS_PROGRAM
+#include TWINS_PROGRAM
+#define T_PROGRAM (&icp_the_program)
+#else
+#define T_PROGRAM (&t_program)
+#endif
 
 /* The UCI session of the `uci` operations. */
 static icp_session t_session;
@@ -340,8 +351,7 @@ static void op_pieces(void)
 /* -------------------------------------------------- engine.c operations */
 
 /* search DEPTH FROM NODES ENDGAME: the game's position searched with its
- * history, nodes 0 for no node limit, endgame 1 to consult the program
- * without ENTRY lines. */
+ * history, nodes 0 for no node limit, endgame 1 to consult the program. */
 static void op_search(const char *args)
 {
     unsigned depth = 1, from = 1, endgame = 0;
@@ -360,7 +370,7 @@ static void op_search(const char *args)
     limits.nodes = nodes;
     limits.exact = 1;
     icp_history_game(&t_start, t_played, (size_t)t_plies, &root, &history);
-    if (icp_search_run(&t_now, limits, endgame ? &t_program : NULL, &t_table, &history, NULL, &r)) {
+    if (icp_search_run(&t_now, limits, endgame ? T_PROGRAM : NULL, &t_table, &history, NULL, &r)) {
         icp_text t = {0, 0, 0};
         icp_runtime_error_text(&t);
         printf("%s\n", icp_text_take(&t));
@@ -745,7 +755,7 @@ int main(void)
     if (!icp_table_init(&t_table, 1))
         exit(3);
     memset(&t_session, 0, sizeof t_session);
-    t_session.program = &t_program;
+    t_session.program = T_PROGRAM;
     icp_position_start(&t_session.position);
     t_session.depth = ICP_DEFAULT_DEPTH;
     t_session.endgame = 1;
