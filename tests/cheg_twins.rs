@@ -1621,6 +1621,7 @@ fn cheg_c_and_rust_runtimes_agree_function_by_function() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(SCRIPTS);
     let mut operations = 0;
+    let started = std::time::Instant::now();
     for seed in SEED..SEED + count {
         let script = script(seed, LENGTH);
         operations += script.lines().count();
@@ -1630,7 +1631,10 @@ fn cheg_c_and_rust_runtimes_agree_function_by_function() {
             );
         }
     }
-    eprintln!("{count} scripts, {operations} operations: the C and Rust runtimes agree");
+    eprintln!(
+        "{count} scripts, {operations} operations in {:.1} s: the C and Rust runtimes agree",
+        started.elapsed().as_secs_f64()
+    );
 }
 
 /// A script that reaches promotions by every spelling, the equality of
