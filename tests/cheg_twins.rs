@@ -905,6 +905,12 @@ const FENS: &[&str] = &[
     "8/8/8/8/3K4/8/4P3/6k1 w - - 0 1",
     "8/8/8/8/8/4k3/4P3/4K3 b - - 0 1",
     "8/p7/8/8/8/8/8/K1k5 w - - 0 1",
+    // Mated, stalemated, mates in one and two.
+    "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+    "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
+    "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1",
+    "r5k1/5ppp/8/8/8/8/5PPP/1R4K1 b - - 0 1",
+    "7k/8/5KQ1/8/8/8/8/8 w - - 18446744073709551615 18446744073709551615",
 ];
 
 /// Code points around the edges of UTF-8's forms and of the decoder's
@@ -955,12 +961,12 @@ impl Gen<'_> {
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
-                6 if spaces => {
+                6 | 7 if spaces => {
                     let c = *self.rng.pick(SPACES);
                     let mut buf = [0u8; 4];
                     out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
                 }
-                7 => {
+                7 | 9 => {
                     // A valid sequence cut short.
                     let &(lo, hi) = self.rng.pick(&CODE_POINTS[1..]);
                     let c = char::from_u32(self.rng.range(i64::from(lo), i64::from(hi)) as u32)
@@ -1335,6 +1341,29 @@ impl Gen<'_> {
         self.push(&line);
     }
 
+    /// A number for a UCI command: small ones, and the edges of each
+    /// range the engine checks (depth 1–20, perft 0–64, u32, u64).
+    fn number(&mut self) -> String {
+        let edges = [
+            "0",
+            "1",
+            "2",
+            "20",
+            "21",
+            "64",
+            "65",
+            "4294967295",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-1",
+            "+1",
+            "01",
+            "x",
+        ];
+        self.rng.word(&edges).to_string()
+    }
+
     fn uci_line(&mut self) -> Vec<u8> {
         let fen = self.now.to_fen();
         let moves: Vec<String> = self
@@ -1376,7 +1405,11 @@ impl Gen<'_> {
                     "go searchmoves e2e4 depth 1",
                 ])
                 .into(),
-            15 => format!("setoption name Depth value {}", self.rng.range(0, 3)),
+            15 => format!(
+                "setoption name {} value {}",
+                self.rng.word(&["Depth", "Hash", "Threads"]),
+                self.number()
+            ),
             16 => format!("setoption name Hash value {}", self.rng.range(0, 2)),
             17 => format!(
                 "setoption name {} value {}",
@@ -1396,6 +1429,12 @@ impl Gen<'_> {
                 ])
                 .into(),
             19 => "go".into(),
+            21 => format!(
+                "go {} {}",
+                self.rng
+                    .word(&["depth", "perft", "nodes", "movestogo", "mate"]),
+                self.number()
+            ),
             20 => "position fen 4k3/8/8 w".into(),
             _ => return self.bytes(true),
         };
@@ -1494,9 +1533,11 @@ impl Gen<'_> {
                 self.push(&format!("val {a} {b}"));
             }
             21 => {
-                let n = |rng: &mut Rng| match rng.below(3) {
+                let n = |rng: &mut Rng| match rng.below(4) {
                     0 => *rng.pick(support::progen::EDGES),
                     1 => rng.range(-600, 600),
+                    // The edges of the certainty and of the clamp.
+                    2 => *rng.pick(&[499, 500, 501, -500, -501, 0]),
                     _ => rng.range(-2, 2),
                 };
                 let (w, l, c, d) = (n(self.rng), n(self.rng), n(self.rng), self.rng.range(0, 30));
@@ -1506,10 +1547,14 @@ impl Gen<'_> {
                 let (a, b) = (self.rng.below(64), self.rng.below(64));
                 self.push(&format!("squares {a} {b}"));
             }
-            23 => {
+            23 | 40 => {
                 let v = match self.rng.below(3) {
                     0 => *self.rng.pick(support::progen::EDGES),
-                    1 => self.rng.range(28400, 28700) * if self.rng.chance(50) { 1 } else { -1 },
+                    1 => {
+                        // The edges of the mate scores.
+                        let edge = *self.rng.pick(&[28415, 28416, 28417, 28671, 28672, 28673]);
+                        edge * if self.rng.chance(50) { 1 } else { -1 }
+                    }
                     _ => self.rng.range(-2000, 2000),
                 };
                 self.push(&format!("score {v}"));
@@ -1531,7 +1576,7 @@ impl Gen<'_> {
                 // A FEN changed in one place: usually refused, the game
                 // goes on (a FEN that reads starts a new one).
                 let fen = self.now.to_fen();
-                let bad = match self.rng.below(4) {
+                let bad = match self.rng.below(5) {
                     0 => self.changed(&fen),
                     1 => {
                         let mut f = fen.clone();
@@ -1549,6 +1594,22 @@ impl Gen<'_> {
                         .take(self.rng.range(1, 7) as usize)
                         .collect::<Vec<_>>()
                         .join(" "),
+                    3 => {
+                        // The counters at their edges.
+                        let fields: Vec<&str> = fen.split(' ').take(4).collect();
+                        let counters = [
+                            "0",
+                            "+7",
+                            "007",
+                            "18446744073709551615",
+                            "18446744073709551614",
+                            "18446744073709551616",
+                            "99999999999999999999",
+                            "-1",
+                        ];
+                        let (h, f) = (self.rng.word(&counters), self.rng.word(&counters));
+                        format!("{} {h} {f}", fields.join(" "))
+                    }
                     _ => format!(
                         "{fen} {}",
                         self.rng.word(&["1", "x", "18446744073709551616", "+3"])
@@ -1700,8 +1761,9 @@ fn patched_copy(root: &Path, dir: &Path, file: &str, from: &str, to: &str) -> Pa
     copy
 }
 
-/// One-line mutants of the C runtime that `cargo test` once let through
-/// (each must be seen), as (file, line as it is, line mutated).
+/// One-line mutants of the C runtime, each of which the random scripts
+/// must see, as (file, text as it is, text mutated): those that `cargo
+/// test` once let through, then edges the generator must reach.
 const MUTANTS: &[(&str, &str, &str)] = &[
     // A UCI promotion letter read from the terminating NUL: every UCI
     // promotion refused.
@@ -1729,6 +1791,41 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "chess.c",
         "case ICP_KNIGHT:\n        for (i = 0; i < 8; i++)",
         "case ICP_KNIGHT:\n        for (i = 0; i <= 8; i++)",
+    ),
+    // Edges the generator must reach: the certainty of a value, a FEN
+    // counter's overflow and saturation, a set index, a mate's value, the
+    // root's window, a space of Unicode, a mate's score.
+    ("engine.c", "    if (c < 500) {", "    if (c <= 500) {"),
+    (
+        "chess.c",
+        "        if (v > (UINT64_MAX - d) / 10)",
+        "        if (v >= (UINT64_MAX - d) / 10)",
+    ),
+    (
+        "chess.c",
+        "p->halfmove == UINT64_MAX ? UINT64_MAX",
+        "p->halfmove == UINT64_MAX ? 0",
+    ),
+    (
+        "engine.c",
+        "    if (i > 0 && i <= limit)",
+        "    if (i > 0 && i < limit)",
+    ),
+    (
+        "engine.c",
+        "return icp_in_check(position) ? -(ICP_MATE - depth) : 0;",
+        "return icp_in_check(position) ? -(ICP_MATE - depth - 1) : 0;",
+    ),
+    (
+        "engine.c",
+        "alpha = best_value == INT64_MIN ? INT64_MIN : best_value - 1;",
+        "alpha = best_value == INT64_MIN ? INT64_MIN : best_value;",
+    ),
+    ("uci.c", "c == 0x20 || c == 0x85 ||", "c == 0x20 ||"),
+    (
+        "uci.c",
+        "    if (magnitude > 28416 && magnitude <= 28672) {",
+        "    if (magnitude > 28416 && magnitude < 28672) {",
     ),
 ];
 
