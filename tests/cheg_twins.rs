@@ -995,6 +995,11 @@ impl Gen<'_> {
                     &[0xef, 0xbf, 0xbf],
                     &[0xef, 0x80, 0x80],
                     &[0x00],
+                    &[0x7f],
+                    &[0xc2, 0x80],
+                    &[0xc2, 0x85],
+                    &[0xc2, 0x9f],
+                    &[0xc2, 0xa0],
                 ])),
                 _ => out.push(self.rng.below(256) as u8),
             }
@@ -1572,7 +1577,7 @@ impl Gen<'_> {
                 self.push(&format!("uci {}", hex(&line)));
             }
             32 if self.rng.chance(20) => self.push("display"),
-            33 => {
+            33 | 41 => {
                 // A FEN changed in one place: usually refused, the game
                 // goes on (a FEN that reads starts a new one).
                 let fen = self.now.to_fen();
@@ -1581,9 +1586,18 @@ impl Gen<'_> {
                     1 => {
                         let mut f = fen.clone();
                         let at = self.rng.below(f.len());
-                        let c = *self
-                            .rng
-                            .pick(&['9', '0', 'x', '/', ' ', 'é', '\u{3000}', '-', '+', 'K', 'k']);
+                        // Also white space and control characters of
+                        // Unicode (a FEN's error shows these as `?`).
+                        let c = if self.rng.chance(50) {
+                            *self
+                                .rng
+                                .pick(&['\u{1}', '\t', '\u{7f}', '\u{80}', '\u{9f}'])
+                        } else {
+                            *self.rng.pick(&[
+                                '9', '0', 'x', '/', ' ', 'é', '\u{3000}', '\u{85}', '\u{a0}', '-',
+                                '+', 'K', 'k', '\u{ff}',
+                            ])
+                        };
                         if f.is_char_boundary(at) {
                             f.insert(at, c);
                         }
@@ -1794,7 +1808,8 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     ),
     // Edges the generator must reach: the certainty of a value, a FEN
     // counter's overflow and saturation, a set index, a mate's value, the
-    // root's window, a space of Unicode, a mate's score.
+    // root's window, a space of Unicode, a mate's score, control
+    // characters shown as '?'.
     ("engine.c", "    if (c < 500) {", "    if (c <= 500) {"),
     (
         "chess.c",
@@ -1826,6 +1841,11 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "uci.c",
         "    if (magnitude > 28416 && magnitude <= 28672) {",
         "    if (magnitude > 28416 && magnitude < 28672) {",
+    ),
+    (
+        "uci.c",
+        "return c < 0x20 || (c >= 0x7F && c <= 0x9F);",
+        "return c < 0x20 || (c > 0x7F && c <= 0x9F);",
     ),
 ];
 
