@@ -53,13 +53,20 @@
 //! and `ORDERING` are the C names of `runtime/api.rs` (`ICP_B_ADD`); the
 //! instructions run at the position now (DEPTH 1, PLIES 2) with two user
 //! variables, the first untouched by all but `unsert` and `exchwe`, and
-//! their operands are mostly of the types they want. A search with `ENDGAME`
-//! 1 consults `examples/kpk.cheg` (the interpreter here, its generated C
-//! there: [`PROGRAM`]). The UCI session's engine is that program too, and
-//! asks for input during a search
-//! and gets none (the C driver is plain C99; the Rust session's reader
-//! answers `Nothing`); the generator leaves out what waits for input or
-//! the clock (`go infinite`, `go ponder`, times) and `quit`.
+//! their operands are mostly of the types they want. A search with
+//! `ENDGAME` 1 consults `examples/kpk.cheg` (the interpreter here, its
+//! generated C there: [`PROGRAM`]). The UCI session's engine is that
+//! program too, and asks for input during a search and gets none (the C
+//! driver is plain C99; the Rust session's reader answers `Nothing`); the
+//! generator leaves out what waits for input or the clock (`go infinite`,
+//! `go ponder`, valid times) and `quit`.
+//!
+//! The tests: the quick one compares [`SCRIPTS`] scripts of [`LENGTH`]
+//! operations (`ICP2C_CHEG_TWINS=N`: N scripts); one checks the checker
+//! on a drift injected into the Rust half and on a patched line of a copy
+//! of `engine.c`; an ignored one (run by `.ci/run`) builds the driver on
+//! each of [`MUTANTS`], one-line mutants of the C runtime, and requires
+//! the quick test's scripts to see each.
 //!
 //! To add an operation: a line in the table above, an arm in
 //! [`Twin::op`], an `op_` function and a branch in `main` of
