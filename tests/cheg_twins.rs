@@ -1353,26 +1353,33 @@ impl Gen<'_> {
         self.push(&line);
     }
 
-    /// A number for a UCI command: small ones, and the edges of each
-    /// range the engine checks (depth 1–20, perft 0–64, u32, u64).
-    fn number(&mut self) -> String {
-        let edges = [
+    /// A number for a UCI command's `what`: small ones, and the edges of
+    /// each range the engine checks (depth 1–20, perft 0–64, Hash 0–1024,
+    /// u32, u64), less the valid ones that would search or count for long
+    /// (a depth of 20, a perft of 20 to 64, tables of many megabytes, node
+    /// limits that leave a search to depth 20).
+    fn number(&mut self, what: &str) -> String {
+        let mut edges = vec![
             "0",
             "1",
             "2",
-            "20",
-            "21",
-            "64",
-            "65",
+            "01",
+            "+1",
+            "-1",
+            "x",
             "4294967295",
             "4294967296",
             "18446744073709551615",
             "18446744073709551616",
-            "-1",
-            "+1",
-            "01",
-            "x",
         ];
+        match what {
+            // A count saturates: no node limit, a search to depth 20.
+            "nodes" => edges.retain(|e| e.len() < 3),
+            "depth" | "Depth" => edges.push("21"),
+            "perft" => edges.push("65"),
+            "Hash" => edges.push("1025"),
+            _ => edges.extend(["20", "21", "64", "65", "1024", "1025"]),
+        }
         self.rng.word(&edges).to_string()
     }
 
@@ -1417,11 +1424,10 @@ impl Gen<'_> {
                     "go searchmoves e2e4 depth 1",
                 ])
                 .into(),
-            15 => format!(
-                "setoption name {} value {}",
-                self.rng.word(&["Depth", "Hash", "Threads"]),
-                self.number()
-            ),
+            15 => {
+                let name = self.rng.word(&["Depth", "Hash", "Threads"]);
+                format!("setoption name {name} value {}", self.number(name))
+            }
             16 => format!("setoption name Hash value {}", self.rng.range(0, 2)),
             17 => format!(
                 "setoption name {} value {}",
@@ -1441,12 +1447,12 @@ impl Gen<'_> {
                 ])
                 .into(),
             19 => "go".into(),
-            21 => format!(
-                "go {} {}",
-                self.rng
-                    .word(&["depth", "perft", "nodes", "movestogo", "mate"]),
-                self.number()
-            ),
+            21 => {
+                let what = self
+                    .rng
+                    .word(&["depth", "perft", "nodes", "movestogo", "mate"]);
+                format!("go {what} {}", self.number(what))
+            }
             20 => "position fen 4k3/8/8 w".into(),
             _ => return self.bytes(true),
         };
