@@ -95,7 +95,7 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::rc::Rc;
 use std::sync::OnceLock;
 use support::progen::Rng;
@@ -830,18 +830,63 @@ fn build_driver(root: &Path, dir: &Path) -> Result<PathBuf, String> {
     }
 }
 
+/// How long the C driver may take on one script (a few milliseconds
+/// unless a C change loops).
+const C_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The C driver's lines for `script`; a driver that fails or takes more
+/// than [`C_TIMEOUT`] adds a line saying so (which no Rust line equals).
 fn run_c(exe: &Path, script: &str) -> Vec<String> {
-    let ran = support::run_exe(exe, &[], script.as_bytes());
-    let mut lines: Vec<String> = String::from_utf8_lossy(&ran.stdout)
+    let mut child = Command::new(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let input = script.as_bytes().to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let (mut stdout, mut stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+    let out = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
+        bytes
+    });
+    let err = std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut bytes);
+        bytes
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > C_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    feeder.join().unwrap();
+    let (out, err) = (out.join().unwrap(), err.join().unwrap());
+    let mut lines: Vec<String> = String::from_utf8_lossy(&out)
         .lines()
         .map(str::to_string)
         .collect();
-    if ran.status != 0 {
-        lines.push(format!(
-            "(the C driver ended with status {}: {})",
-            ran.status,
-            String::from_utf8_lossy(&ran.stderr).trim_end()
-        ));
+    match status {
+        None => lines.push(format!(
+            "(the C driver took more than {} s and was stopped)",
+            C_TIMEOUT.as_secs()
+        )),
+        Some(status) if !status.success() => lines.push(format!(
+            "(the C driver ended with {status}: {})",
+            String::from_utf8_lossy(&err).trim_end()
+        )),
+        Some(_) => {}
     }
     lines
 }
