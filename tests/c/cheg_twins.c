@@ -1,23 +1,27 @@
-/* The C half of tests/cheg_twins.rs: CHEG's C runtime (the prelude,
+/* The C half of tests/it/cheg_twins.rs: CHEG's C runtime (the prelude,
  * chess.c, engine.c, uci.c), called function by function from an
  * operation script read on standard input, one result per operation on
- * standard output. tests/cheg_twins.rs runs the same script over the Rust
+ * standard output. tests/it/cheg_twins.rs runs the same script over the Rust
  * runtime (runtime/chess.rs, engine.rs, uci.rs) and compares the lines;
  * the operations and their output are documented there, and each `op_`
  * function below has its twin in that file's interpreter.
  *
  * The runtime is included whole, section markers and all, as the
  * interpreter compiles the Rust runtime whole: the sections are comments,
- * and a program's selection is a subset of the whole. Generated programs
- * call the icp_do_* statement functions and icp_engine_main, which no
- * operation here reaches, so -Wunused-function is off for the runtime
- * alone (everything else stays an error under -Wall -Wextra -Wpedantic
- * -Werror). Plain C99, ICP_POSIX undefined: the UCI session's searches
- * then ask standard input for nothing while they run (uci.c), so a `go`
- * answers the same whatever follows it in the script.
+ * and a program's selection is a subset of the whole. After it comes the
+ * part of a generated C program after its runtime (-DTWINS_PROGRAM,
+ * written by the test: examples/kpk.cheg). What only other programs'
+ * statements call, and icp_engine_main, stays unused, so
+ * -Wunused-function is off for the runtime alone (everything else stays
+ * an error under -Wall -Wextra -Wpedantic -Werror). Plain C99, ICP_POSIX
+ * undefined: the UCI session's searches then ask standard input for
+ * nothing while they run (uci.c), so a `go` answers the same whatever
+ * follows it in the script.
  *
  * Build: cc -std=c99 -O1 -Wall -Wextra -Wpedantic -Werror
  *        tests/c/cheg_twins.c -o cheg_twins
+ * (the test adds -fsanitize=bounds and -DTWINS_PROGRAM="FILE"; without
+ * the latter, searches consult a program without ENTRY lines).
  * The runtime is found relative to this file: the test of the checker
  * builds a copy of it beside patched copies laid out alike. */
 
@@ -138,7 +142,7 @@ static int t_square(const char *s)
     return (s[1] - '1') * 8 + (s[0] - 'a');
 }
 
-/* A value in the script's syntax (tests/cheg_twins.rs, `Value`): # T F,
+/* A value in the script's syntax (tests/it/cheg_twins.rs, `Value`): # T F,
  * integers, squares e4, pieces Ke1 / ke1, moves Pe7e8q (piece, then the
  * destination and a promotion letter), sets (a,b,c). */
 static icp_value t_value(const char **at)
@@ -550,7 +554,7 @@ static void t_print_fault(void)
 }
 
 /* bin NAME A B, un NAME V, cmp NAME A B, test NAME NEGATED KIND V SIDE,
- * order NAME SET, edit WHAT A B C: see tests/cheg_twins.rs. */
+ * order NAME SET, edit WHAT A B C: see tests/it/cheg_twins.rs. */
 static void t_execute(const char *op, const char *args)
 {
     const char *at = args;

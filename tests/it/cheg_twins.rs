@@ -79,8 +79,8 @@
 //! same C99 file that `cc -Wall -Wextra -Wpedantic -Werror` accepts, built
 //! with one `cc` and no build script or `unsafe`.
 
-mod support;
-
+use crate::support;
+use crate::support::progen::Rng;
 use icp2c::codegen::sections::Entry;
 use icp2c::driver::{self, Language};
 use icp2c::lang::cheg::Cheg;
@@ -98,7 +98,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::rc::Rc;
 use std::sync::OnceLock;
-use support::progen::Rng;
 
 // ------------------------------------------------------- the Rust half
 
@@ -1760,7 +1759,7 @@ fn cheg_c_and_rust_runtimes_agree_function_by_function() {
         operations += script.lines().count();
         if let Some(difference) = compare(&exe, &script, Drift::None) {
             panic!(
-                "CHEG's C and Rust runtimes differ on the script of seed {seed:#x} (tests/cheg_twins.rs):\n{difference}"
+                "CHEG's C and Rust runtimes differ on the script of seed {seed:#x} (tests/it/cheg_twins.rs):\n{difference}"
             );
         }
     }
