@@ -12,6 +12,7 @@ mod cheg_chess;
 mod cheg_differential;
 mod cheg_play;
 mod cheg_sections;
+mod cheg_twins;
 mod cheg_uci;
 mod cli;
 mod complexity;
