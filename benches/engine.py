@@ -29,9 +29,9 @@ It builds icp2c (release), compiles examples/krk.cheg to C (`cc -std=c99
   5. the compile itself: icp2c to C plus `cc -O2`, on each example (target:
      under 2 s).
 
-Searches are sent over UCI as `position …` and `go depth N` and end at the
-end of the input (a `quit` would stop the search, §7.5); `time` and `nps`
-are masked when engines are compared.
+Searches are sent over UCI as `position …` and `go depth N`, the input kept
+open until each `bestmove` (its end, like `quit`, would stop the search,
+§7.5); `time` and `nps` are masked when engines are compared.
 
 Prints PASS/MISS for each target. Exit status 1 only when a build fails
 or the engines disagree on a count.
@@ -66,12 +66,29 @@ POSITIONS = [
 
 
 def timed(cmd, stdin=None):
+    """Runs cmd on the UCI session stdin, one line at a time: after a `go`
+    (but `go perft`) the next line waits for its `bestmove`, so the end of
+    the input stops no search (§7.5). Returns (seconds, stdout)."""
     t0 = time.perf_counter()
-    p = subprocess.run(cmd, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = []
+    for line in (stdin or "").splitlines(keepends=True):
+        p.stdin.write(line)
+        p.stdin.flush()
+        words = line.split()
+        if words[:1] == ["go"] and "perft" not in words:
+            for answer in p.stdout:
+                out.append(answer)
+                if answer.startswith("bestmove"):
+                    break
+    p.stdin.close()
+    out.append(p.stdout.read())
+    err = p.stderr.read()
+    p.wait()
     t = time.perf_counter() - t0
     if p.returncode != 0:
-        sys.exit(f"engine.py: {' '.join(cmd)} failed ({p.returncode}): {p.stderr[:400]}")
-    return t, p.stdout
+        sys.exit(f"engine.py: {' '.join(cmd)} failed ({p.returncode}): {err[:400]}")
+    return t, "".join(out)
 
 
 def masked(text):

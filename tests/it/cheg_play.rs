@@ -94,7 +94,7 @@ fn exe_path(command: &[String]) -> PathBuf {
 fn run(command: &[String], args: &[&str], input: &[u8]) -> (i32, String, String) {
     let mut all: Vec<&str> = command[1..].iter().map(String::as_str).collect();
     all.extend_from_slice(args);
-    let ran = support::run_exe(&exe_path(command), &all, input);
+    let ran = support::uci_session(&exe_path(command), &all, input);
     (
         ran.status,
         String::from_utf8_lossy(&ran.stdout).into_owned(),
@@ -256,6 +256,50 @@ fn stop_isready_and_quit_reach_a_running_search() {
             engine.exits_within(PROMPTLY),
             "{what}: quit did not end the engine during a search"
         );
+    }
+}
+
+#[test]
+fn the_end_of_the_input_stops_every_search() {
+    // §7.5: the end of standard input stops a search as `stop` does: its
+    // info lines and bestmove, then exit status 0, in every state.
+    let sessions = [
+        "go depth 20\n",
+        "go nodes 100000000000\n",
+        "go infinite\n",
+        "go ponder\n",
+        "go wtime 100000000 btime 100000000\n",
+        "go depth 20\ngo depth 20\ngo infinite\n",
+        "go perft 9\n",
+    ];
+    for (what, command) in engines() {
+        for session in sessions {
+            let mut engine = Live::start(command);
+            engine.send(&format!("position fen {KIWIPETE}\n{session}"));
+            std::thread::sleep(Duration::from_millis(300));
+            engine.stdin = None;
+            let closed = Instant::now();
+            assert!(
+                engine.exits_within(PROMPTLY),
+                "{what}: {session:?} still running after its input ended"
+            );
+            let status = engine.child.wait().unwrap();
+            assert_eq!(status.code(), Some(0), "{what}: {session:?}");
+            let lines = engine.drain(PROMPTLY);
+            let answers = lines.iter().filter(|l| l.starts_with("bestmove ")).count();
+            let gos = session.matches("go ").count();
+            let perft = session.contains("perft");
+            assert_eq!(
+                answers,
+                if perft { 0 } else { gos },
+                "{what}: {session:?} after {:?}: {lines:?}",
+                closed.elapsed()
+            );
+            assert!(
+                !lines.iter().any(|l| l.starts_with("Nodes searched")),
+                "{what}: {session:?} was not abandoned: {lines:?}"
+            );
+        }
     }
 }
 

@@ -832,9 +832,9 @@ ICP_COLD static int icp_watcher_handle(icp_watcher *w, int kind, icp_text line)
     if (kind == ICP_IN_NOTHING)
         return 0;
     if (kind == ICP_IN_END) {
+        /* Standard input is live: its end stops any search (§7.5). */
         w->session->ended = 1;
-        if (w->infinite || w->pondering)
-            w->stop = 1;
+        w->stop = 1;
     } else if (kind == ICP_IN_TOO_LONG) {
         icp_pending_push(w->session, kind, line);
     } else {
@@ -1070,9 +1070,41 @@ ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, i
     return 0;
 }
 
-ICP_COLD static void icp_go_perft(icp_session *session, long perft)
+/* The perft of p to depth, reading the input before each subtree of
+ * depth 3 or more (uci.rs perft_watched): 0 when quit or the end of the
+ * input came (stop is not a perft's: it is read and ignored). */
+ICP_COLD static int icp_perft_watched(const icp_position *p, unsigned depth, icp_watcher *w, uint64_t *count)
+{
+    icp_move_list moves;
+    int k;
+    if (depth < 3) {
+        *count = icp_perft(p, depth);
+        return 1;
+    }
+    icp_watcher_read(w);
+    if (w->quit || w->session->ended)
+        return 0;
+    *count = 0;
+    icp_legal_moves(p, &moves);
+    for (k = 0; k < moves.count; k++) {
+        icp_position child;
+        uint64_t sub;
+        icp_play(p, moves.moves[k], &child);
+        if (!icp_perft_watched(&child, depth - 1, w, &sub))
+            return 0;
+        *count += sub;
+    }
+    return 1;
+}
+
+/* go perft N; quit, or the end of the input, abandons it (no Nodes
+ * searched line) and returns 1: the engine ends. */
+ICP_COLD static int icp_go_perft(icp_session *session, long perft)
 {
     uint64_t total = 0;
+    icp_watcher watcher;
+    memset(&watcher, 0, sizeof watcher);
+    watcher.session = session;
     if (perft > 0) {
         icp_move_list moves;
         int k;
@@ -1082,7 +1114,8 @@ ICP_COLD static void icp_go_perft(icp_session *session, long perft)
             uint64_t count;
             char uci[6];
             icp_play(&session->position, moves.moves[k], &child);
-            count = icp_perft(&child, (unsigned)perft - 1);
+            if (!icp_perft_watched(&child, (unsigned)perft - 1, &watcher, &count))
+                return 1;
             total += count;
             icp_move_uci(moves.moves[k], uci);
             printf("%s: %" PRIu64 "\n", uci, count);
@@ -1091,6 +1124,7 @@ ICP_COLD static void icp_go_perft(icp_session *session, long perft)
         total = 1;
     }
     printf("\nNodes searched: %" PRIu64 "\n", total);
+    return watcher.quit;
 }
 
 /* go ... (§7.4, §7.5); returns 1 when quit came during the search. */
@@ -1117,10 +1151,8 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
             printf("bestmove 0000\n");
         return 0;
     }
-    if (go.perft >= 0) {
-        icp_go_perft(session, go.perft);
-        return 0;
-    }
+    if (go.perft >= 0)
+        return icp_go_perft(session, go.perft);
     start = icp_now_ms();
     limits.depth = go.depth >= 0 ? (unsigned)go.depth : icp_go_limited_otherwise(&go) ? ICP_MAX_DEPTH : session->depth;
     limits.from = 1;
@@ -1146,6 +1178,8 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
         watcher.plan = plan;
     watcher.pondering = go.ponder;
     watcher.infinite = go.infinite;
+    /* A go read before the end of the input: stopped at once. */
+    watcher.stop = session->ended;
     failed = icp_search_run(&session->position, limits, session->endgame ? session->program : NULL, &session->table,
                             &session->history, &watcher.watch, &answer);
     if (failed) {

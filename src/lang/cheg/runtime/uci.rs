@@ -27,8 +27,10 @@
 //!   kept). During a search `isready`, `stop`, `quit` and `ponderhit` are
 //!   handled at once (`quit` stops the search, prints its `bestmove`, and
 //!   ends the engine); other commands wait, in order, for the search to
-//!   end. At the end of the input, a `go infinite` or `go ponder` search
-//!   stops as at `stop`; any other search runs to its limits. `go` with
+//!   end. The end of a live input stops any search as `stop` does (it
+//!   prints its `bestmove`, then the engine ends) and abandons a `go
+//!   perft`; the end of an input held in memory stops only a `go
+//!   infinite` or `go ponder` ([`Commands::live`]). `go` with
 //!   no limit searches to the `Depth` option's depth; `go` with any other
 //!   limit searches up to depth 20 unless `depth` is given; `searchmoves`
 //!   and `mate` are accepted and ignored. A runtime error of the endgame
@@ -114,6 +116,16 @@ pub trait Commands {
     /// The next line: when `wait`, waits for one; otherwise a reader that
     /// can tell returns [`Input::Nothing`] when none has arrived.
     fn next(&mut self, wait: bool) -> Input;
+
+    /// True when the input is live (a pipe, a terminal): its end comes
+    /// when the other side closes it, and stops a running search as
+    /// `stop` does (§7.5). False for an input held whole in memory
+    /// ([`LineReader`]), a session script whose end is there from the
+    /// start: as with a driver that keeps its input open until each
+    /// `bestmove`, its end stops only a `go infinite` or `go ponder`.
+    fn live(&self) -> bool {
+        true
+    }
 }
 
 /// Reads one line of `input` (without its `\n`), holding at most
@@ -188,6 +200,10 @@ impl Commands for LineReader<'_> {
         let input = read_line(self.input);
         self.ended = input == Input::End;
         input
+    }
+
+    fn live(&self) -> bool {
+        false
     }
 }
 // @end interpreter
@@ -879,8 +895,7 @@ impl<'a> Engine<'a> {
             }
         };
         if let Some(n) = go.perft {
-            self.perft(n);
-            return false;
+            return self.perft(n);
         }
         let start = self.clock.now_ms();
         let limits = Limits {
@@ -897,6 +912,9 @@ impl<'a> Engine<'a> {
         let plan = go.time_plan(white);
         let hash = self.hash;
         let table = self.table.get_or_insert_with(|| Table::new(hash));
+        let live = self.commands.live();
+        // A `go` read before the end of a live input: stopped at once.
+        let stop = live && self.ended;
         let mut watcher = Watcher {
             commands: &mut *self.commands,
             clock: self.clock,
@@ -909,7 +927,8 @@ impl<'a> Engine<'a> {
             ponder_plan: if go.ponder { plan } else { None },
             pondering: go.ponder,
             infinite: go.infinite,
-            stop: false,
+            live,
+            stop,
             quit: false,
         };
         let program = if self.endgame {
@@ -963,20 +982,64 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn perft(&mut self, n: u32) {
+    /// `go perft N`; `quit`, or the end of a live input, abandons it
+    /// (§7.5: no `Nodes searched` line) and returns true when the engine
+    /// is to end.
+    fn perft(&mut self, n: u32) -> bool {
+        let start = self.clock.now_ms();
+        let live = self.commands.live();
+        let mut watcher = Watcher {
+            commands: &mut *self.commands,
+            clock: self.clock,
+            output: &mut *self.output,
+            pending: &mut self.pending,
+            ended: &mut self.ended,
+            start,
+            plan_start: start,
+            plan: None,
+            ponder_plan: None,
+            pondering: false,
+            infinite: false,
+            live,
+            stop: false,
+            quit: false,
+        };
         let position = &self.position;
         let mut total = 0u64;
         if n > 0 {
             for mv in position.legal_moves() {
-                let count = position.play(mv).perft(n - 1);
+                let child = position.play(mv);
+                let Some(count) = perft_watched(&child, n - 1, &mut watcher) else {
+                    return true;
+                };
                 total = total.wrapping_add(count);
-                let _ = writeln!(self.output, "{}: {count}", mv.to_uci());
+                let _ = writeln!(watcher.output, "{}: {count}", mv.to_uci());
             }
         } else {
             total = 1;
         }
-        let _ = write!(self.output, "\nNodes searched: {total}\n");
+        let _ = write!(watcher.output, "\nNodes searched: {total}\n");
+        watcher.quit
     }
+}
+
+/// The perft of `position` to `depth`, reading the input before each
+/// subtree of depth 3 or more: None when `quit` or the end of a live input
+/// came (`stop` is not a perft's: it is read and ignored).
+fn perft_watched(position: &Position, depth: u32, w: &mut Watcher<'_>) -> Option<u64> {
+    if depth < 3 {
+        return Some(position.perft(depth));
+    }
+    w.read();
+    if w.quit || (w.live && *w.ended) {
+        return None;
+    }
+    let mut total = 0u64;
+    for mv in position.legal_moves() {
+        let child = position.play(mv);
+        total = total.wrapping_add(perft_watched(&child, depth - 1, w)?);
+    }
+    Some(total)
 }
 
 /// What a UCI search watches while it runs (§7.5): the commands (`stop`,
@@ -997,6 +1060,8 @@ struct Watcher<'w> {
     ponder_plan: Option<TimePlan>,
     pondering: bool,
     infinite: bool,
+    /// The input is live: its end stops the search (§7.5).
+    live: bool,
     stop: bool,
     quit: bool,
 }
@@ -1018,7 +1083,7 @@ impl Watcher<'_> {
             Input::Nothing => return false,
             Input::End => {
                 *self.ended = true;
-                if self.infinite || self.pondering {
+                if self.live || self.infinite || self.pondering {
                     self.stop = true;
                 }
             }
