@@ -649,9 +649,9 @@ const COUNTERS_SESSION: &str = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 429496729
     position fen 4k3/8/8/8/8/8/8/4K3 b - - 000000000000000000000000000000042 +7\nd\nquit\n";
 
 /// A UCI session with every command, good and bad (§7.4, §7.5): limits
-/// by depth and nodes, a game history, the options. It ends at the end of
-/// its input, not with `quit`: a `quit` read during a search stops it,
-/// and when a piped engine reads it depends on timing.
+/// by depth and nodes, a game history, the options. Driven by
+/// `support::uci_session`, which waits for each `bestmove` before the next
+/// line (the end of the input, like `quit`, would stop the search).
 const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ngo depth 2\n\
     go perft 2\nsetoption name Depth value 2\nsetoption name Endgame value false\ngo\n\
     setoption name Endgame value true\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo\n\
@@ -660,7 +660,8 @@ const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ng
     setoption name Hash value 1\nsetoption name Threads value 1\nsetoption name Ponder value true\n\
     position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1 moves e1d1 e5d5 d1e1 d5e5\ngo depth 4\n\
     go nodes 3000\ngo depth 3 nodes 100\ngo nodes 0\nsetoption name Hash value 0\ngo depth 3\n\
-    go depth 21\ngo nodes x\nposition fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\nd\n";
+    go nodes x\nposition fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\ngo depth 21\n\
+    go depth 99999999999999999999\nd\n";
 
 /// Generated C (`cc` with the strict flags, and with ASan/UBSan when the
 /// compiler has them) answers every query and a UCI session as the

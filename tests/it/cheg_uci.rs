@@ -178,6 +178,30 @@ fn no_legal_move() {
 }
 
 #[test]
+fn go_depth_above_20_searches_depth_20() {
+    // §7.5: a GUI's `go depth 30` searches depth 20 and says so; 0 and
+    // words are still refused (with a bestmove).
+    let mate = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1";
+    let (status, out, _) = run(
+        &[],
+        &format!(
+            "position fen {mate}\ngo depth 30\ngo depth 99999999999999999999999\n\
+             go depth 0\ngo depth twenty\n"
+        ),
+    );
+    assert_eq!(status, 0);
+    assert_eq!(
+        masked(&out),
+        "info string go depth 30: searching depth 20, the deepest\n\
+         info depth 20 score mate -1 nodes 1\nbestmove 0000\n\
+         info string go depth 18446744073709551615: searching depth 20, the deepest\n\
+         info depth 20 score mate -1 nodes 1\nbestmove 0000\n\
+         info string error: go depth '0': expected a depth from 1\nbestmove 0000\n\
+         info string error: go depth 'twenty': expected a depth from 1\nbestmove 0000\n"
+    );
+}
+
+#[test]
 fn uci_scores() {
     // §11.20.
     assert_eq!(uci::uci_score(0), "cp 0");
@@ -255,7 +279,7 @@ fn uci_errors_change_nothing() {
          setoption name Colour value white\n\
          setoption\n\
          go depth 0\n\
-         go depth 99999999999999999999\n\
+         go depth -1\n\
          go perft x\n\
          go perft 65\n\
          fly\n\

@@ -675,6 +675,8 @@ typedef struct {
     int has_nodes, has_movetime, has_wtime, has_btime, has_winc, has_binc, has_movestogo;
     uint64_t nodes, movetime, wtime, btime, winc, binc, movestogo;
     int infinite, ponder;
+    int has_deeper; /* go depth N with N above 20 (searched at 20) */
+    uint64_t deeper;
 } icp_go;
 
 /* How long a timed search may take, ms (uci.rs TimePlan). */
@@ -696,20 +698,29 @@ ICP_COLD static int icp_go_parse(const icp_words *w, icp_go *go, icp_text *messa
             go->infinite = 1;
         } else if (!strcmp(word, "ponder")) {
             go->ponder = 1;
-        } else if (!strcmp(word, "depth") || !strcmp(word, "perft")) {
-            int is_depth = !strcmp(word, "depth");
-            long n = icp_parse_number(value, is_depth ? 1 : 0, is_depth ? 20 : ICP_MAX_PERFT);
+        } else if (!strcmp(word, "depth")) {
+            uint64_t n;
             i++;
-            if (n < 0) {
-                icp_text_str(message, is_depth ? "go depth '" : "go perft '");
+            if (!icp_parse_count(value, &n) || n < 1) {
+                icp_text_str(message, "go depth '");
                 icp_text_str(message, value);
-                icp_text_str(message, is_depth ? "': expected 1 to 20" : "': expected 0 to 64");
+                icp_text_str(message, "': expected a depth from 1");
                 return 0;
             }
-            if (is_depth)
-                go->depth = n;
-            else
-                go->perft = n;
+            /* Above 20: depth 20, said in an info string (§7.5). */
+            go->has_deeper = n > ICP_MAX_DEPTH;
+            go->deeper = n;
+            go->depth = n > ICP_MAX_DEPTH ? ICP_MAX_DEPTH : (long)n;
+        } else if (!strcmp(word, "perft")) {
+            long n = icp_parse_number(value, 0, ICP_MAX_PERFT);
+            i++;
+            if (n < 0) {
+                icp_text_str(message, "go perft '");
+                icp_text_str(message, value);
+                icp_text_str(message, "': expected 0 to 64");
+                return 0;
+            }
+            go->perft = n;
         } else if (!strcmp(word, "nodes") || !strcmp(word, "movestogo") || !strcmp(word, "mate")) {
             uint64_t n;
             i++;
@@ -1153,6 +1164,8 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
     }
     if (go.perft >= 0)
         return icp_go_perft(session, go.perft);
+    if (go.has_deeper)
+        printf("info string go depth %" PRIu64 ": searching depth %d, the deepest\n", go.deeper, ICP_MAX_DEPTH);
     start = icp_now_ms();
     limits.depth = go.depth >= 0 ? (unsigned)go.depth : icp_go_limited_otherwise(&go) ? ICP_MAX_DEPTH : session->depth;
     limits.from = 1;

@@ -576,6 +576,8 @@ struct Go {
     infinite: bool,
     ponder: bool,
     perft: Option<u32>,
+    /// `go depth N` with N above 20 (searched at 20).
+    deeper: Option<u64>,
 }
 
 impl Go {
@@ -591,8 +593,11 @@ impl Go {
                 "ponder" => go.ponder = true,
                 "depth" => {
                     i += 1;
-                    let bad = || format!("go depth '{value}': expected 1 to 20");
-                    go.depth = Some(parse_number(value, 1, 20).ok_or_else(bad)?);
+                    let bad = || format!("go depth '{value}': expected a depth from 1");
+                    let n = parse_count(value).filter(|&n| n >= 1).ok_or_else(bad)?;
+                    // Above 20: depth 20, said in an info string (§7.5).
+                    go.deeper = (n > u64::from(engine::MAX_DEPTH)).then_some(n);
+                    go.depth = Some(n.min(u64::from(engine::MAX_DEPTH)) as u32);
                 }
                 "perft" => {
                     i += 1;
@@ -896,6 +901,13 @@ impl<'a> Engine<'a> {
         };
         if let Some(n) = go.perft {
             return self.perft(n);
+        }
+        if let Some(n) = go.deeper {
+            let deepest = engine::MAX_DEPTH;
+            let _ = writeln!(
+                self.output,
+                "info string go depth {n}: searching depth {deepest}, the deepest"
+            );
         }
         let start = self.clock.now_ms();
         let limits = Limits {
