@@ -303,6 +303,32 @@ fn the_end_of_the_input_stops_every_search() {
     }
 }
 
+#[test]
+fn a_go_without_the_movers_clock_searches_to_the_depth_option() {
+    // §7.5: `go btime T` with White to move (and `go wtime T` with Black)
+    // searches as a bare `go` does: to the Depth option, not until quit.
+    let black = "8/8/8/4k3/8/8/8/R3K3 b - - 0 1";
+    let clockless = format!(
+        "setoption name Depth value 3\nposition fen {KRK}\ngo btime 1000 binc 10\n\
+         position fen {black}\ngo wtime 5 movestogo 1\n"
+    );
+    let bare =
+        format!("setoption name Depth value 3\nposition fen {KRK}\ngo\nposition fen {black}\ngo\n");
+    for (what, command) in engines() {
+        let started = Instant::now();
+        let (status, out, _) = run(command, &[], clockless.as_bytes());
+        assert_eq!(status, 0, "{what}");
+        assert!(started.elapsed() < Duration::from_secs(60), "{what}");
+        let (_, want, _) = run(command, &[], bare.as_bytes());
+        assert_eq!(
+            support::uci_masked(out.as_bytes()),
+            support::uci_masked(want.as_bytes()),
+            "{what}"
+        );
+        assert_eq!(out.matches("info depth 3 ").count(), 2, "{what}: {out}");
+    }
+}
+
 /// Sessions whose searches are limited by depth or nodes, and positions
 /// they search: the program at every node (KRK), Kiwipete's quiescence,
 /// mates, a game history.

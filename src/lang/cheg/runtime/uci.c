@@ -1164,6 +1164,12 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
     }
     if (go.perft >= 0)
         return icp_go_perft(session, go.perft);
+    /* The other side's clock is no limit of this search: go btime T with
+     * White to move searches as a bare go does (§7.5). */
+    if (session->position.side == ICP_WHITE)
+        go.has_btime = 0;
+    else
+        go.has_wtime = 0;
     if (go.has_deeper)
         printf("info string go depth %" PRIu64 ": searching depth %d, the deepest\n", go.deeper, ICP_MAX_DEPTH);
     start = icp_now_ms();

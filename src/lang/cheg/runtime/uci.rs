@@ -889,7 +889,7 @@ impl<'a> Engine<'a> {
     /// `go …` (§7.4, §7.5); returns true when `quit` came during the
     /// search.
     fn go(&mut self, words: &[&str]) -> bool {
-        let go = match Go::parse(words) {
+        let mut go = match Go::parse(words) {
             Ok(go) => go,
             Err(message) => {
                 self.error(&message);
@@ -901,6 +901,13 @@ impl<'a> Engine<'a> {
         };
         if let Some(n) = go.perft {
             return self.perft(n);
+        }
+        // The other side's clock is no limit of this search: `go btime T`
+        // with White to move searches as a bare `go` does (§7.5).
+        if self.position.side_to_move() == super::chess::Colour::White {
+            go.btime = None;
+        } else {
+            go.wtime = None;
         }
         if let Some(n) = go.deeper {
             let deepest = engine::MAX_DEPTH;
