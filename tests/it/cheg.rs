@@ -655,7 +655,8 @@ const COUNTERS_SESSION: &str = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 429496729
 const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ngo depth 2\n\
     go perft 2\nsetoption name Depth value 2\nsetoption name Endgame value false\ngo\n\
     setoption name Endgame value true\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\ngo\n\
-    bogus command \u{7f}\nposition fen 8/8 w\nposition startpos moves e2e5\ngo depth 0\n\
+    bogus command \u{7f}\nposition fen 8/8 w\ngo depth 2\ngo perft 1\nd\n\
+    position startpos moves e2e4 e7e5 e2e5 g1f3\nd\ngo depth 1\ngo depth 0\n\
     go perft 99\nsetoption name Foo value 1\nsetoption name\nucinewgame\nd extra\n\n   \t\n\
     setoption name Hash value 1\nsetoption name Threads value 1\nsetoption name Ponder value true\n\
     position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1 moves e1d1 e5d5 d1e1 d5e5\ngo depth 4\n\

@@ -262,14 +262,10 @@ fn uci_go_perft_counts() {
 
 #[test]
 fn uci_errors_change_nothing() {
+    // (But a refused `position` line: below.)
     let (status, out, err) = run(
         &[],
         "position startpos moves e2e4\n\
-         position startpos moves e2e4 e2e4\n\
-         position fen 8/8/8 w - - 0 1\n\
-         position fen k7/8/8/8/8/8/8/K7 w - - 0 1 moves a1a3\n\
-         position\n\
-         position startpos junk\n\
          setoption name Depth value 0\n\
          setoption name Depth value 21\n\
          setoption name Endgame value maybe\n\
@@ -296,7 +292,7 @@ fn uci_errors_change_nothing() {
         .iter()
         .filter(|l| l.starts_with("info string error: "))
         .count();
-    assert_eq!(errors, 20, "{out}");
+    assert_eq!(errors, 15, "{out}");
     // A refused `go` still answers (§7.5); a refused `go perft` does not.
     assert_eq!(out.matches("bestmove 0000\n").count(), 2, "{out}");
     // The position is still the one after e2e4.
@@ -306,10 +302,61 @@ fn uci_errors_change_nothing() {
         ),
         "{out}"
     );
+}
+
+#[test]
+fn a_refused_position_leaves_none_and_bad_moves_stop_at_the_first() {
+    // §7.5: after a bad FEN (or a malformed position line) there is no
+    // position: go answers `no position` and bestmove 0000, never a move
+    // of the older position; in `moves`, those before the first bad one
+    // are played.
+    for bad in [
+        "position fen 8/8/8 w - - 0 1",
+        "position",
+        "position startpos junk",
+    ] {
+        let (status, out, _) = run(
+            &[],
+            &format!(
+                "position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n{bad}\n\
+                 go depth 1\ngo perft 1\nd\nucinewgame\ngo perft 1\n"
+            ),
+        );
+        assert_eq!(status, 0);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("info string error: "), "{bad}: {out}");
+        assert_eq!(
+            &lines[1..5],
+            [
+                "info string error: no position",
+                "bestmove 0000",
+                "info string error: no position",
+                "info string error: no position",
+            ],
+            "{bad}: {out}"
+        );
+        assert!(out.ends_with("\nNodes searched: 20\n"), "{bad}: {out}");
+    }
+    let (_, out, _) = run(
+        &[],
+        "position startpos moves e2e4 e7e5 e2e5 g1f3\nd\n\
+         position fen k7/8/8/8/8/8/8/K7 w - - 0 1 moves a1a3 a1b1\nd\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "info string error: illegal move 'e2e5' in \
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    );
     assert!(
-        out.contains("info string error: illegal move 'e2e4'"),
+        out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
         "{out}"
     );
+    assert!(
+        out.contains("info string error: illegal move 'a1a3' in k7/8/8/8/8/8/8/K7 w - - 0 1\n"),
+        "{out}"
+    );
+    assert!(out.contains("Fen: k7/8/8/8/8/8/8/K7 w - - 0 1\n"), "{out}");
 }
 
 #[test]

@@ -321,7 +321,9 @@ pub fn uci_session(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
         let words: Vec<&str> = text.split_whitespace().collect();
         match words.first().copied() {
             Some("go") if words.contains(&"perft") => wait(&|l: &[u8]| {
-                l.starts_with(b"Nodes searched") || l.starts_with(b"info string error: go perft")
+                l.starts_with(b"Nodes searched")
+                    || l.starts_with(b"info string error: go perft")
+                    || l.starts_with(b"info string error: no position")
             }),
             Some("go") if words.contains(&"infinite") || words.contains(&"ponder") => {
                 open_search = true

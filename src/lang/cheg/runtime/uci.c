@@ -358,6 +358,8 @@ ICP_COLD static int icp_play_moves(const icp_position *start, const char *text, 
             icp_text_str(message, w.words[i]);
             icp_text_str(message, "' in ");
             icp_text_str(message, fen);
+            /* The moves before it are played (§7.5). */
+            icp_history_game(start, moves, i, out, history);
             free(moves);
             icp_words_free(&w);
             return 0;
@@ -380,6 +382,8 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
     icp_text message = {0, 0, 0};
     icp_position start, position;
     icp_history history;
+    history.entries = NULL;
+    history.count = 0;
     for (i = 0; i < argc && !message.text; i++)
         if (strlen(argv[i]) > ICP_MAX_LINE) {
             icp_text_str(&message, "argument ");
@@ -463,6 +467,7 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
         fflush(stderr);
         free(shown.text);
         free(message.text);
+        free(history.entries);
         return 2;
     }
     if (perft >= 0) {
@@ -636,6 +641,7 @@ typedef struct {
     const icp_program *program;
     icp_position position;
     icp_history history;
+    int has_position; /* 0 after a refused position line (§7.5) */
     unsigned depth;
     int endgame;
     unsigned hash;
@@ -1058,6 +1064,12 @@ ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, i
             moves_at = i;
             break;
         }
+    /* A refused line leaves no position (§7.5): a later go never answers
+     * for an older one. */
+    session->has_position = 0;
+    free(session->history.entries);
+    session->history.entries = NULL;
+    session->history.count = 0;
     if (moves_at == 2 && !strcmp(w->words[1], "startpos")) {
         icp_position_start(&start);
     } else if (moves_at >= 2 && !strcmp(w->words[1], "fen")) {
@@ -1071,14 +1083,13 @@ ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, i
         return 1;
     }
     moves = icp_words_join(w, moves_at + 1 < w->count ? moves_at + 1 : w->count, w->count);
+    /* The moves before the first bad one are played (§7.5). */
     ok = icp_play_moves(&start, moves, &position, &history, message);
     free(moves);
-    if (!ok)
-        return 1;
-    free(session->history.entries);
     session->history = history;
     session->position = position;
-    return 0;
+    session->has_position = 1;
+    return !ok;
 }
 
 /* The perft of p to depth, reading the input before each subtree of
@@ -1159,6 +1170,12 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
             if (!strcmp(w->words[i], "perft"))
                 perft = 1;
         if (!perft)
+            printf("bestmove 0000\n");
+        return 0;
+    }
+    if (!session->has_position) {
+        icp_error_line("no position");
+        if (go.perft < 0)
             printf("bestmove 0000\n");
         return 0;
     }
@@ -1254,6 +1271,7 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
         printf("readyok\n");
     } else if (!strcmp(name, "ucinewgame")) {
         icp_position_start(&session->position);
+        session->has_position = 1;
         free(session->history.entries);
         session->history.entries = NULL;
         session->history.count = 0;
@@ -1264,7 +1282,12 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
     } else if (!strcmp(name, "position")) {
         failed = icp_set_position(session, w, &message);
     } else if (!strcmp(name, "d") && w->count == 1) {
-        icp_display(&session->position, stdout);
+        if (session->has_position) {
+            icp_display(&session->position, stdout);
+        } else {
+            icp_text_str(&message, "no position");
+            failed = 1;
+        }
     } else if (!strcmp(name, "go")) {
         return icp_do_go(session, w);
     } else {
@@ -1288,6 +1311,7 @@ ICP_COLD static void icp_uci_loop(const icp_program *program)
     memset(&session, 0, sizeof session);
     session.program = program;
     icp_position_start(&session.position);
+    session.has_position = 1;
     session.depth = ICP_DEFAULT_DEPTH;
     session.endgame = 1;
     session.hash = ICP_DEFAULT_HASH;

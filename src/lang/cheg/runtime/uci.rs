@@ -65,6 +65,9 @@ pub const MAX_HASH: u32 = 1024;
 /// being held whole in memory; a longer argument is a usage error.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// What `go` and `d` answer after a refused `position` line (§7.5).
+const NO_POSITION: &str = "no position";
+
 /// Deepest `--perft`/`go perft` accepted.
 const MAX_PERFT: u32 = 64;
 
@@ -409,16 +412,30 @@ pub fn main(
 /// position after them and the game's history. Error: the first move that
 /// is not legal where it is played.
 fn play_moves(start: &Position, moves: &str) -> Result<(Position, History), String> {
+    let (position, history, bad) = play_until_bad(start, moves);
+    match bad {
+        Some(message) => Err(message),
+        None => Ok((position, history)),
+    }
+}
+
+/// Plays the moves of `moves` from `start` up to the first that is not
+/// legal where it is played: the position and history after the moves
+/// played, and the error naming the bad one (§7.5).
+fn play_until_bad(start: &Position, moves: &str) -> (Position, History, Option<String>) {
     let mut played = Vec::new();
     let mut position = start.clone();
+    let mut bad = None;
     for text in moves.split_whitespace() {
-        let mv = position
-            .parse_move(text)
-            .ok_or_else(|| format!("illegal move '{text}' in {}", position.to_fen()))?;
+        let Some(mv) = position.parse_move(text) else {
+            bad = Some(format!("illegal move '{text}' in {}", position.to_fen()));
+            break;
+        };
         position = position.play(mv);
         played.push(mv);
     }
-    Ok(History::game(start, &played))
+    let (position, history) = History::game(start, &played);
+    (position, history, bad)
 }
 
 /// One `--fen` query.
@@ -703,7 +720,8 @@ struct Engine<'a> {
     clock: &'a dyn Clock,
     output: &'a mut dyn Write,
     errors: &'a mut dyn Write,
-    position: Position,
+    /// None after a refused `position` line (§7.5).
+    position: Option<Position>,
     history: History,
     depth: u32,
     endgame: bool,
@@ -732,7 +750,7 @@ impl<'a> Engine<'a> {
             clock,
             output,
             errors,
-            position: Position::start(),
+            position: Some(Position::start()),
             history: History::new(),
             depth: DEFAULT_DEPTH,
             endgame: true,
@@ -802,17 +820,20 @@ impl<'a> Engine<'a> {
                 Ok(())
             }
             "ucinewgame" => {
-                self.position = Position::start();
+                self.position = Some(Position::start());
                 self.history = History::new();
                 Ok(())
             }
             "stop" | "ponderhit" | "debug" => Ok(()),
             "setoption" => self.set_option(rest),
             "position" => self.set_position(rest),
-            "d" if rest.is_empty() => {
-                let _ = write!(self.output, "{}", super::chess::display(&self.position));
-                Ok(())
-            }
+            "d" if rest.is_empty() => match &self.position {
+                Some(position) => {
+                    let _ = write!(self.output, "{}", super::chess::display(position));
+                    Ok(())
+                }
+                None => Err(NO_POSITION.to_string()),
+            },
             "go" => return self.go(rest),
             _ => Err(format!("unknown command '{}'", words.join(" "))),
         };
@@ -875,15 +896,20 @@ impl<'a> Engine<'a> {
             ),
             None => (words, &[][..]),
         };
+        // A refused line leaves no position (§7.5): a later `go` never
+        // answers for an older one.
+        self.position = None;
+        self.history = History::new();
         let start = match head.split_first() {
             Some((&"startpos", [])) => Position::start(),
             Some((&"fen", fields)) => Position::from_fen(&fields.join(" "))?,
             _ => return Err("expected 'position startpos|fen FEN [moves …]'".to_string()),
         };
-        let (position, history) = play_moves(&start, &moves.join(" "))?;
-        self.position = position;
+        // The moves before the first bad one are played (§7.5).
+        let (position, history, bad) = play_until_bad(&start, &moves.join(" "));
+        self.position = Some(position);
         self.history = history;
-        Ok(())
+        bad.map_or(Ok(()), Err)
     }
 
     /// `go …` (§7.4, §7.5); returns true when `quit` came during the
@@ -899,12 +925,19 @@ impl<'a> Engine<'a> {
                 return false;
             }
         };
+        let Some(position) = self.position.clone() else {
+            self.error(NO_POSITION);
+            if go.perft.is_none() {
+                let _ = writeln!(self.output, "bestmove 0000");
+            }
+            return false;
+        };
         if let Some(n) = go.perft {
-            return self.perft(n);
+            return self.perft(&position, n);
         }
         // The other side's clock is no limit of this search: `go btime T`
         // with White to move searches as a bare `go` does (§7.5).
-        if self.position.side_to_move() == super::chess::Colour::White {
+        if position.side_to_move() == super::chess::Colour::White {
             go.btime = None;
         } else {
             go.wtime = None;
@@ -927,7 +960,7 @@ impl<'a> Engine<'a> {
             nodes: go.nodes,
             exact: !go.limited_otherwise(),
         };
-        let white = self.position.side_to_move() == super::chess::Colour::White;
+        let white = position.side_to_move() == super::chess::Colour::White;
         let plan = go.time_plan(white);
         let hash = self.hash;
         let table = self.table.get_or_insert_with(|| Table::new(hash));
@@ -956,7 +989,7 @@ impl<'a> Engine<'a> {
             None
         };
         let result = engine::search(
-            &self.position,
+            &position,
             limits,
             program,
             table,
@@ -1004,7 +1037,7 @@ impl<'a> Engine<'a> {
     /// `go perft N`; `quit`, or the end of a live input, abandons it
     /// (§7.5: no `Nodes searched` line) and returns true when the engine
     /// is to end.
-    fn perft(&mut self, n: u32) -> bool {
+    fn perft(&mut self, position: &Position, n: u32) -> bool {
         let start = self.clock.now_ms();
         let live = self.commands.live();
         let mut watcher = Watcher {
@@ -1023,7 +1056,6 @@ impl<'a> Engine<'a> {
             stop: false,
             quit: false,
         };
-        let position = &self.position;
         let mut total = 0u64;
         if n > 0 {
             for mv in position.legal_moves() {
