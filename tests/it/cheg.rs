@@ -159,23 +159,25 @@ fn uci_transcript_with_a_program() {
     assert_eq!((status, err.as_str()), (0, ""));
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
-        lines[..9],
+        lines[..11],
         [
             "id name kqk (icp2c CHEG engine)",
             "id author icp2c",
             "option name Depth type spin default 4 min 1 max 20",
             "option name Endgame type check default true",
             "option name Hash type spin default 16 min 1 max 1024",
+            "option name Clear Hash type button",
             "option name Threads type spin default 1 min 1 max 1",
             "option name Ponder type check default false",
+            "option name Move Overhead type spin default 30 min 0 max 5000",
             "uciok",
             "readyok",
         ]
     );
-    assert!(lines[9].starts_with("info depth 1 score "), "{out}");
-    assert!(lines[10].starts_with("info depth 2 score "), "{out}");
-    assert!(lines[11].starts_with("bestmove e5"), "{out}");
-    assert_eq!(lines.len(), 12);
+    assert!(lines[11].starts_with("info depth 1 score "), "{out}");
+    assert!(lines[12].starts_with("info depth 2 score "), "{out}");
+    assert!(lines[13].starts_with("bestmove e5"), "{out}");
+    assert_eq!(lines.len(), 14);
 }
 
 #[test]
@@ -661,6 +663,8 @@ const UCI_SESSION: &str = "uci\nisready\nd\nposition startpos moves e2e4 e7e5\ng
     setoption name Hash value 1\nsetoption name Threads value 1\nsetoption name Ponder value true\n\
     position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1 moves e1d1 e5d5 d1e1 d5e5\ngo depth 4\n\
     go nodes 3000\ngo depth 3 nodes 100\ngo nodes 0\nsetoption name Hash value 0\ngo depth 3\n\
+    setoption name Move Overhead value 100\nsetoption name move overhead value 5001\n\
+    setoption name Clear Hash\nsetoption name Clear  Hash value 1\nsetoption name Foo Bar value 1\n\
     go nodes x\nposition fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\ngo depth 21\n\
     go depth 99999999999999999999\nd\n";
 

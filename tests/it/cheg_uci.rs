@@ -202,6 +202,42 @@ fn go_depth_above_20_searches_depth_20() {
 }
 
 #[test]
+fn options_have_ranges_and_names_with_blanks() {
+    // §7.5: a value outside its range is refused and changes nothing; a
+    // name may contain blanks; Clear Hash is a button.
+    let (status, out, _) = run(
+        &[],
+        "setoption name Hash value 0\nsetoption name Hash value 1025\n\
+         setoption name Move Overhead value 30\nsetoption name MOVE OVERHEAD value 5000\n\
+         setoption name Move Overhead value 5001\nsetoption name Move Overhead value -1\n\
+         setoption name Clear Hash\nsetoption name Move\nsetoption name Depth\n\
+         setoption name Depth value 2 3\nsetoption value 3\n",
+    );
+    assert_eq!(status, 0);
+    assert_eq!(
+        out,
+        "info string error: Hash 0: expected 1 to 1024\n\
+         info string error: Hash 1025: expected 1 to 1024\n\
+         info string error: Move Overhead 5001: expected 0 to 5000\n\
+         info string error: Move Overhead -1: expected 0 to 5000\n\
+         info string error: expected 'setoption name NAME [value VALUE]'\n\
+         info string error: expected 'setoption name NAME [value VALUE]'\n\
+         info string error: Depth 2 3: expected 1 to 20\n\
+         info string error: expected 'setoption name NAME [value VALUE]'\n"
+    );
+    let (_, out, _) = run(&[], "uci\n");
+    assert!(
+        out.contains(
+            "option name Clear Hash type button\n\
+             option name Threads type spin default 1 min 1 max 1\n\
+             option name Ponder type check default false\n\
+             option name Move Overhead type spin default 30 min 0 max 5000\nuciok\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn uci_scores() {
     // §11.20.
     assert_eq!(uci::uci_score(0), "cp 0");
@@ -236,8 +272,10 @@ fn uci_handshake_and_perft() {
          option name Depth type spin default 4 min 1 max 20\n\
          option name Endgame type check default true\n\
          option name Hash type spin default 16 min 1 max 1024\n\
+         option name Clear Hash type button\n\
          option name Threads type spin default 1 min 1 max 1\n\
-         option name Ponder type check default false\nuciok\nreadyok\n",
+         option name Ponder type check default false\n\
+         option name Move Overhead type spin default 30 min 0 max 5000\nuciok\nreadyok\n",
     );
     // §7.2 order: K, Q, B, N, N2, pawns h … a.
     for mv in [

@@ -36,7 +36,8 @@
 /* Commands read during a search that wait for it to end. */
 #define ICP_MAX_PENDING 64
 /* Milliseconds kept back from every time limit. */
-#define ICP_MOVE_OVERHEAD 10
+#define ICP_MOVE_OVERHEAD 30 /* the default of Move Overhead, ms */
+#define ICP_MAX_MOVE_OVERHEAD 5000
 
 static const char icp_usage[] =
     "usage: ENGINE [--fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]]  (no arguments: UCI)";
@@ -645,6 +646,7 @@ typedef struct {
     unsigned depth;
     int endgame;
     unsigned hash;
+    uint64_t move_overhead; /* Move Overhead, ms */
     int has_table;
     icp_table table;
     icp_pending *pending;
@@ -785,14 +787,14 @@ static int icp_go_limited_otherwise(const icp_go *go)
 }
 
 /* The time the side to move may think (uci.rs Go::time_plan). */
-ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white)
+ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white, uint64_t overhead)
 {
     icp_time_plan plan;
     int has_time = white ? go->has_wtime : go->has_btime;
     plan.active = 0;
     plan.soft = plan.hard = 0;
     if (go->has_movetime) {
-        uint64_t t = go->movetime > ICP_MOVE_OVERHEAD ? go->movetime - ICP_MOVE_OVERHEAD : 0;
+        uint64_t t = go->movetime > overhead ? go->movetime - overhead : 0;
         if (t < 1)
             t = 1;
         plan.active = 1;
@@ -801,7 +803,7 @@ ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white)
     if (has_time) {
         uint64_t time = white ? go->wtime : go->btime;
         uint64_t inc = white ? (go->has_winc ? go->winc : 0) : (go->has_binc ? go->binc : 0);
-        uint64_t safety = ICP_MOVE_OVERHEAD + 10 + time / 20;
+        uint64_t safety = overhead + 10 + time / 20;
         uint64_t usable = time > safety ? time - safety : 0;
         uint64_t moves = go->has_movestogo ? go->movestogo : 30, soft, hard, extra;
         if (moves < 1)
@@ -990,17 +992,26 @@ ICP_COLD static int icp_check_value(const char *what, const char *value, int *ou
     return 0;
 }
 
-/* setoption name NAME value VALUE; 0 ok, else an error in message. */
-ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
+/* One option, its name and value (value NULL when the line has none). */
+ICP_COLD static int icp_set_named_option(icp_session *session, const char *name, const char *value,
+                                         icp_text *message)
 {
-    const char *name, *value;
     int flag;
-    if (w->count != 5 || strcmp(w->words[1], "name") || strcmp(w->words[3], "value")) {
-        icp_text_str(message, "expected 'setoption name NAME value VALUE'");
+    if (!*name) {
+        icp_text_str(message, "expected 'setoption name NAME [value VALUE]'");
         return 1;
     }
-    name = w->words[2];
-    value = w->words[4];
+    if (icp_ascii_ieq(name, "clear hash")) {
+        /* A button: the table is made anew at the next go. */
+        if (session->has_table)
+            icp_table_free(&session->table);
+        session->has_table = 0;
+        return 0;
+    }
+    if (!value || !*value) {
+        icp_text_str(message, "expected 'setoption name NAME [value VALUE]'");
+        return 1;
+    }
     if (icp_ascii_ieq(name, "depth")) {
         long n = icp_parse_number(value, 1, 20);
         if (n < 0) {
@@ -1019,8 +1030,7 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         return 0;
     }
     if (icp_ascii_ieq(name, "hash")) {
-        /* 0, below the declared minimum, searches without a table. */
-        long n = icp_parse_number(value, 0, ICP_MAX_HASH);
+        long n = icp_parse_number(value, 1, ICP_MAX_HASH);
         if (n < 0) {
             icp_text_str(message, "Hash ");
             icp_text_str(message, value);
@@ -1031,6 +1041,17 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         if (session->has_table)
             icp_table_free(&session->table);
         session->has_table = 0;
+        return 0;
+    }
+    if (icp_ascii_ieq(name, "move overhead")) {
+        long n = icp_parse_number(value, 0, ICP_MAX_MOVE_OVERHEAD);
+        if (n < 0) {
+            icp_text_str(message, "Move Overhead ");
+            icp_text_str(message, value);
+            icp_text_str(message, ": expected 0 to 5000");
+            return 1;
+        }
+        session->move_overhead = (uint64_t)n;
         return 0;
     }
     if (icp_ascii_ieq(name, "threads")) {
@@ -1046,8 +1067,32 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         return !icp_check_value("Ponder", value, &flag, message);
     icp_text_str(message, "unknown option '");
     icp_text_str(message, name);
-    icp_text_str(message, "' (options: Depth, Endgame, Hash, Threads, Ponder)");
+    icp_text_str(message, "' (options: Depth, Endgame, Hash, Clear Hash, Threads, Ponder, Move Overhead)");
     return 1;
+}
+
+/* setoption name NAME [value VALUE] (uci.rs set_option): NAME may contain
+ * blanks, compared without case; 0 ok, else an error in message. */
+ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
+{
+    size_t value_at = w->count, i;
+    char *name, *value;
+    int failed;
+    if (w->count < 2 || strcmp(w->words[1], "name")) {
+        icp_text_str(message, "expected 'setoption name NAME [value VALUE]'");
+        return 1;
+    }
+    for (i = 2; i < w->count; i++)
+        if (!strcmp(w->words[i], "value")) {
+            value_at = i;
+            break;
+        }
+    name = icp_words_join(w, 2, value_at);
+    value = value_at < w->count ? icp_words_join(w, value_at + 1, w->count) : NULL;
+    failed = icp_set_named_option(session, name, value, message);
+    free(name);
+    free(value);
+    return failed;
 }
 
 /* position startpos|fen FEN [moves ...] */
@@ -1195,7 +1240,7 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
     limits.has_nodes = go.has_nodes;
     limits.nodes = go.nodes;
     limits.exact = !icp_go_limited_otherwise(&go);
-    plan = icp_go_time_plan(&go, session->position.side == ICP_WHITE);
+    plan = icp_go_time_plan(&go, session->position.side == ICP_WHITE, session->move_overhead);
     if (!session->has_table) {
         if (!icp_table_init(&session->table, session->hash)) {
             icp_error_line("no memory for the Hash table: searching without one");
@@ -1263,9 +1308,12 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
                "option name Depth type spin default %d min 1 max 20\n"
                "option name Endgame type check default true\n"
                "option name Hash type spin default %d min 1 max %d\n"
+               "option name Clear Hash type button\n"
                "option name Threads type spin default 1 min 1 max 1\n"
-               "option name Ponder type check default false\nuciok\n",
-               icp_text_take(&shown), ICP_DEFAULT_DEPTH, ICP_DEFAULT_HASH, ICP_MAX_HASH);
+               "option name Ponder type check default false\n"
+               "option name Move Overhead type spin default %d min 0 max %d\nuciok\n",
+               icp_text_take(&shown), ICP_DEFAULT_DEPTH, ICP_DEFAULT_HASH, ICP_MAX_HASH, ICP_MOVE_OVERHEAD,
+               ICP_MAX_MOVE_OVERHEAD);
         free(shown.text);
     } else if (!strcmp(name, "isready")) {
         printf("readyok\n");
@@ -1315,6 +1363,7 @@ ICP_COLD static void icp_uci_loop(const icp_program *program)
     session.depth = ICP_DEFAULT_DEPTH;
     session.endgame = 1;
     session.hash = ICP_DEFAULT_HASH;
+    session.move_overhead = ICP_MOVE_OVERHEAD;
     for (;;) {
         int kind, quit = 0;
         icp_text line;

@@ -76,8 +76,14 @@ const MAX_PERFT: u32 = 64;
 const MAX_PENDING: usize = 64;
 
 /// Milliseconds kept back from every time limit for reading, printing
-/// and the GUI.
-const MOVE_OVERHEAD: u64 = 10;
+/// and the GUI: the default of the UCI option `Move Overhead` (§7.5).
+const MOVE_OVERHEAD: u64 = 30;
+
+/// The largest `Move Overhead` accepted, ms.
+const MAX_MOVE_OVERHEAD: u32 = 5000;
+
+/// What a malformed `setoption` line is told.
+const SETOPTION_FORM: &str = "expected 'setoption name NAME [value VALUE]'";
 
 /// The error for a perft depth out of range: `what` and the range.
 fn perft_range(what: &str) -> String {
@@ -662,10 +668,10 @@ impl Go {
     }
 
     /// The time the side to move may think (see [`TimePlan`]).
-    fn time_plan(&self, white: bool) -> Option<TimePlan> {
+    fn time_plan(&self, white: bool, overhead: u64) -> Option<TimePlan> {
         let mut plan: Option<TimePlan> = None;
         if let Some(movetime) = self.movetime {
-            let t = movetime.saturating_sub(MOVE_OVERHEAD).max(1);
+            let t = movetime.saturating_sub(overhead).max(1);
             plan = Some(TimePlan { soft: t, hard: t });
         }
         let (time, inc) = if white {
@@ -675,7 +681,7 @@ impl Go {
         };
         if let Some(time) = time {
             let inc = inc.unwrap_or(0);
-            let safety = MOVE_OVERHEAD + 10 + time / 20;
+            let safety = overhead + 10 + time / 20;
             let usable = time.saturating_sub(safety);
             let moves = self.movestogo.unwrap_or(30).clamp(1, 50);
             let soft = (usable / moves)
@@ -698,9 +704,9 @@ impl Go {
 
 /// How long a timed search may take, in milliseconds from its start (§7.5;
 /// the decision is documented in `docs/cheg.md`):
-/// - `go movetime T`: T − 10 ms, both;
+/// - `go movetime T`: T − O ms, both (O: the `Move Overhead` option);
 /// - with the clock (T left, I increment, M = `movestogo` or 30, kept in
-///   1–50): of T, 20 ms + T/20 are never used; of the rest R, a move aims
+///   1–50): of T, O + 10 ms + T/20 are never used; of the rest R, a move aims
 ///   at R/M + 3I/4 (`soft`) and may take up to 4 times that, at most R
 ///   (`hard`).
 ///
@@ -726,6 +732,8 @@ struct Engine<'a> {
     depth: u32,
     endgame: bool,
     hash: u32,
+    /// `Move Overhead`, ms.
+    move_overhead: u64,
     /// Made at the first `go` after `Hash` is set.
     table: Option<Table>,
     /// Commands read during a search, to run after it.
@@ -755,6 +763,7 @@ impl<'a> Engine<'a> {
             depth: DEFAULT_DEPTH,
             endgame: true,
             hash: DEFAULT_HASH,
+            move_overhead: MOVE_OVERHEAD,
             table: None,
             pending: VecDeque::new(),
             ended: false,
@@ -809,8 +818,11 @@ impl<'a> Engine<'a> {
                      option name Depth type spin default {DEFAULT_DEPTH} min 1 max 20\n\
                      option name Endgame type check default true\n\
                      option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}\n\
+                     option name Clear Hash type button\n\
                      option name Threads type spin default 1 min 1 max 1\n\
-                     option name Ponder type check default false\nuciok\n",
+                     option name Ponder type check default false\n\
+                     option name Move Overhead type spin default {MOVE_OVERHEAD} min 0 \
+                     max {MAX_MOVE_OVERHEAD}\nuciok\n",
                     printable(self.name)
                 );
                 Ok(())
@@ -844,16 +856,27 @@ impl<'a> Engine<'a> {
     }
 
     fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
-        // setoption name NAME value VALUE
-        let (Some(&"name"), Some(name), Some(&"value"), Some(value), None) = (
-            words.first(),
-            words.get(1),
-            words.get(2),
-            words.get(3),
-            words.get(4),
-        ) else {
-            return Err("expected 'setoption name NAME value VALUE'".to_string());
+        // setoption name NAME [value VALUE]: NAME may contain blanks
+        // (`Move Overhead`, `Clear Hash`), compared without case.
+        let Some((&"name", rest)) = words.split_first() else {
+            return Err(SETOPTION_FORM.to_string());
         };
+        let value_at = rest.iter().position(|w| *w == "value");
+        let name = rest.get(..value_at.unwrap_or(rest.len())).unwrap_or(&[]);
+        let value = value_at.map(|i| rest.get(i + 1..).unwrap_or(&[]).join(" "));
+        let name = name.join(" ");
+        if name.is_empty() {
+            return Err(SETOPTION_FORM.to_string());
+        }
+        if name.eq_ignore_ascii_case("clear hash") {
+            // A button: the table is made anew at the next `go`.
+            self.table = None;
+            return Ok(());
+        }
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            return Err(SETOPTION_FORM.to_string());
+        };
+        let value = value.as_str();
         let check = |what: &str| {
             if value.eq_ignore_ascii_case("true") {
                 Ok(true)
@@ -869,10 +892,14 @@ impl<'a> Engine<'a> {
         } else if name.eq_ignore_ascii_case("endgame") {
             self.endgame = check("Endgame")?;
         } else if name.eq_ignore_ascii_case("hash") {
-            // 0, below the declared minimum, searches without a table.
             let bad = || format!("Hash {value}: expected 1 to {MAX_HASH}");
-            self.hash = parse_number(value, 0, MAX_HASH).ok_or_else(bad)?;
+            self.hash = parse_number(value, 1, MAX_HASH).ok_or_else(bad)?;
             self.table = None;
+        } else if name.eq_ignore_ascii_case("move overhead") {
+            let most = MAX_MOVE_OVERHEAD;
+            let bad = || format!("Move Overhead {value}: expected 0 to {most}");
+            let ms = parse_number(value, 0, most).ok_or_else(bad)?;
+            self.move_overhead = u64::from(ms);
         } else if name.eq_ignore_ascii_case("threads") {
             if parse_number(value, 1, 1).is_none() {
                 return Err(format!("Threads {value}: expected 1"));
@@ -881,7 +908,8 @@ impl<'a> Engine<'a> {
             check("Ponder")?;
         } else {
             return Err(format!(
-                "unknown option '{name}' (options: Depth, Endgame, Hash, Threads, Ponder)"
+                "unknown option '{name}' (options: Depth, Endgame, Hash, Clear Hash, \
+                 Threads, Ponder, Move Overhead)"
             ));
         }
         Ok(())
@@ -961,7 +989,7 @@ impl<'a> Engine<'a> {
             exact: !go.limited_otherwise(),
         };
         let white = position.side_to_move() == super::chess::Colour::White;
-        let plan = go.time_plan(white);
+        let plan = go.time_plan(white, self.move_overhead);
         let hash = self.hash;
         let table = self.table.get_or_insert_with(|| Table::new(hash));
         let live = self.commands.live();
