@@ -190,12 +190,12 @@ fn random_programs_and_sessions_agree_in_every_engine() {
         for (what, args, input) in runs {
             let want = interpret(&case.program, &args, &input);
             let arg_refs: Vec<&str> = args.iter().map(String::as_str).collect();
-            let got_c = support::run_exe(&c, &arg_refs, &input);
+            let got_c = support::uci_session(&c, &arg_refs, &input);
             let (rust_exe, number) = &rust[i];
             let mut rust_args = vec![number.to_string()];
             rust_args.extend(args.iter().cloned());
             let rust_refs: Vec<&str> = rust_args.iter().map(String::as_str).collect();
-            let mut got_rust = support::run_exe(rust_exe, &rust_refs, &input);
+            let mut got_rust = support::uci_session(rust_exe, &rust_refs, &input);
             let (mut got_c, mut want) = (got_c, want);
             if args.is_empty() {
                 // `time`, `nps` and where `readyok` lands depend on the

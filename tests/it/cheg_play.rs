@@ -17,7 +17,7 @@ use crate::support;
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::RunOptions;
 use icp2c::lang::cheg::runtime::chess::{Colour, Kind, Piece, Position};
-use icp2c::lang::cheg::runtime::engine::{History, MoveValue, Value, value_key};
+use icp2c::lang::cheg::runtime::engine::{self, History, MoveValue, Value, value_key};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -94,7 +94,7 @@ fn exe_path(command: &[String]) -> PathBuf {
 fn run(command: &[String], args: &[&str], input: &[u8]) -> (i32, String, String) {
     let mut all: Vec<&str> = command[1..].iter().map(String::as_str).collect();
     all.extend_from_slice(args);
-    let ran = support::run_exe(&exe_path(command), &all, input);
+    let ran = support::uci_session(&exe_path(command), &all, input);
     (
         ran.status,
         String::from_utf8_lossy(&ran.stdout).into_owned(),
@@ -259,6 +259,76 @@ fn stop_isready_and_quit_reach_a_running_search() {
     }
 }
 
+#[test]
+fn the_end_of_the_input_stops_every_search() {
+    // §7.5: the end of standard input stops a search as `stop` does: its
+    // info lines and bestmove, then exit status 0, in every state.
+    let sessions = [
+        "go depth 20\n",
+        "go nodes 100000000000\n",
+        "go infinite\n",
+        "go ponder\n",
+        "go wtime 100000000 btime 100000000\n",
+        "go depth 20\ngo depth 20\ngo infinite\n",
+        "go perft 9\n",
+    ];
+    for (what, command) in engines() {
+        for session in sessions {
+            let mut engine = Live::start(command);
+            engine.send(&format!("position fen {KIWIPETE}\n{session}"));
+            std::thread::sleep(Duration::from_millis(300));
+            engine.stdin = None;
+            let closed = Instant::now();
+            assert!(
+                engine.exits_within(PROMPTLY),
+                "{what}: {session:?} still running after its input ended"
+            );
+            let status = engine.child.wait().unwrap();
+            assert_eq!(status.code(), Some(0), "{what}: {session:?}");
+            let lines = engine.drain(PROMPTLY);
+            let answers = lines.iter().filter(|l| l.starts_with("bestmove ")).count();
+            let gos = session.matches("go ").count();
+            let perft = session.contains("perft");
+            assert_eq!(
+                answers,
+                if perft { 0 } else { gos },
+                "{what}: {session:?} after {:?}: {lines:?}",
+                closed.elapsed()
+            );
+            assert!(
+                !lines.iter().any(|l| l.starts_with("Nodes searched")),
+                "{what}: {session:?} was not abandoned: {lines:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_go_without_the_movers_clock_searches_to_the_depth_option() {
+    // §7.5: `go btime T` with White to move (and `go wtime T` with Black)
+    // searches as a bare `go` does: to the Depth option, not until quit.
+    let black = "8/8/8/4k3/8/8/8/R3K3 b - - 0 1";
+    let clockless = format!(
+        "setoption name Depth value 3\nposition fen {KRK}\ngo btime 1000 binc 10\n\
+         position fen {black}\ngo wtime 5 movestogo 1\n"
+    );
+    let bare =
+        format!("setoption name Depth value 3\nposition fen {KRK}\ngo\nposition fen {black}\ngo\n");
+    for (what, command) in engines() {
+        let started = Instant::now();
+        let (status, out, _) = run(command, &[], clockless.as_bytes());
+        assert_eq!(status, 0, "{what}");
+        assert!(started.elapsed() < Duration::from_secs(60), "{what}");
+        let (_, want, _) = run(command, &[], bare.as_bytes());
+        assert_eq!(
+            support::uci_masked(out.as_bytes()),
+            support::uci_masked(want.as_bytes()),
+            "{what}"
+        );
+        assert_eq!(out.matches("info depth 3 ").count(), 2, "{what}: {out}");
+    }
+}
+
 /// Sessions whose searches are limited by depth or nodes, and positions
 /// they search: the program at every node (KRK), Kiwipete's quiescence,
 /// mates, a game history.
@@ -356,13 +426,35 @@ fn the_table_changes_no_answer_and_saves_nodes() {
     for (name, fen, depth) in cases {
         let session = format!("position fen {fen}\ngo depth {depth}\n");
         let (_, with, _) = interpret(name, &[], session.as_bytes());
-        let (_, without, _) = interpret(
-            name,
-            &[],
-            format!("setoption name Hash value 0\n{session}").as_bytes(),
-        );
         let (with_answer, with_nodes) = answer(&with);
-        let (without_answer, without_nodes) = answer(&without);
+        // Without a table: `Hash` is at least 1 MB in UCI (§7.5), so the
+        // search is run as `go depth` runs it, with a table of 0 entries.
+        let checked = program(name);
+        let ir = checked.ir::<icp2c::lang::cheg::Cheg>().unwrap();
+        let endgame = icp2c::lang::cheg::interp::Interpreter::new(ir);
+        let position = Position::from_fen(fen).unwrap();
+        let limits = engine::Limits {
+            depth: *depth,
+            from: 1,
+            nodes: None,
+            exact: true,
+        };
+        let without = engine::search(
+            &position,
+            limits,
+            Some(&endgame),
+            &mut engine::Table::new(0),
+            &History::new(),
+            &mut engine::Unwatched,
+            &mut Vec::new(),
+        )
+        .unwrap();
+        let without_answer = format!(
+            "info depth {depth} score {} / bestmove {}",
+            icp2c::lang::cheg::runtime::uci::uci_score(without.score),
+            without.best.unwrap().to_uci()
+        );
+        let without_nodes = without.nodes;
         assert_eq!(with_answer, without_answer, "{name} {fen}");
         assert!(
             with_nodes <= without_nodes,

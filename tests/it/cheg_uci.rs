@@ -178,6 +178,66 @@ fn no_legal_move() {
 }
 
 #[test]
+fn go_depth_above_20_searches_depth_20() {
+    // §7.5: a GUI's `go depth 30` searches depth 20 and says so; 0 and
+    // words are still refused (with a bestmove).
+    let mate = "R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1";
+    let (status, out, _) = run(
+        &[],
+        &format!(
+            "position fen {mate}\ngo depth 30\ngo depth 99999999999999999999999\n\
+             go depth 0\ngo depth twenty\n"
+        ),
+    );
+    assert_eq!(status, 0);
+    assert_eq!(
+        masked(&out),
+        "info string go depth 30: searching depth 20, the deepest\n\
+         info depth 20 score mate -1 nodes 1\nbestmove 0000\n\
+         info string go depth 18446744073709551615: searching depth 20, the deepest\n\
+         info depth 20 score mate -1 nodes 1\nbestmove 0000\n\
+         info string error: go depth '0': expected a depth from 1\nbestmove 0000\n\
+         info string error: go depth 'twenty': expected a depth from 1\nbestmove 0000\n"
+    );
+}
+
+#[test]
+fn options_have_ranges_and_names_with_blanks() {
+    // §7.5: a value outside its range is refused and changes nothing; a
+    // name may contain blanks; Clear Hash is a button.
+    let (status, out, _) = run(
+        &[],
+        "setoption name Hash value 0\nsetoption name Hash value 1025\n\
+         setoption name Move Overhead value 30\nsetoption name MOVE OVERHEAD value 5000\n\
+         setoption name Move Overhead value 5001\nsetoption name Move Overhead value -1\n\
+         setoption name Clear Hash\nsetoption name Move\nsetoption name Depth\n\
+         setoption name Depth value 2 3\nsetoption value 3\n",
+    );
+    assert_eq!(status, 0);
+    assert_eq!(
+        out,
+        "info string error: Hash 0: expected 1 to 1024\n\
+         info string error: Hash 1025: expected 1 to 1024\n\
+         info string error: Move Overhead 5001: expected 0 to 5000\n\
+         info string error: Move Overhead -1: expected 0 to 5000\n\
+         info string error: expected 'setoption name NAME [value VALUE]'\n\
+         info string error: expected 'setoption name NAME [value VALUE]'\n\
+         info string error: Depth 2 3: expected 1 to 20\n\
+         info string error: expected 'setoption name NAME [value VALUE]'\n"
+    );
+    let (_, out, _) = run(&[], "uci\n");
+    assert!(
+        out.contains(
+            "option name Clear Hash type button\n\
+             option name Threads type spin default 1 min 1 max 1\n\
+             option name Ponder type check default false\n\
+             option name Move Overhead type spin default 30 min 0 max 5000\nuciok\n"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
 fn uci_scores() {
     // §11.20.
     assert_eq!(uci::uci_score(0), "cp 0");
@@ -212,8 +272,10 @@ fn uci_handshake_and_perft() {
          option name Depth type spin default 4 min 1 max 20\n\
          option name Endgame type check default true\n\
          option name Hash type spin default 16 min 1 max 1024\n\
+         option name Clear Hash type button\n\
          option name Threads type spin default 1 min 1 max 1\n\
-         option name Ponder type check default false\nuciok\nreadyok\n",
+         option name Ponder type check default false\n\
+         option name Move Overhead type spin default 30 min 0 max 5000\nuciok\nreadyok\n",
     );
     // §7.2 order: K, Q, B, N, N2, pawns h … a.
     for mv in [
@@ -238,14 +300,10 @@ fn uci_go_perft_counts() {
 
 #[test]
 fn uci_errors_change_nothing() {
+    // (But a refused `position` line: below.)
     let (status, out, err) = run(
         &[],
         "position startpos moves e2e4\n\
-         position startpos moves e2e4 e2e4\n\
-         position fen 8/8/8 w - - 0 1\n\
-         position fen k7/8/8/8/8/8/8/K7 w - - 0 1 moves a1a3\n\
-         position\n\
-         position startpos junk\n\
          setoption name Depth value 0\n\
          setoption name Depth value 21\n\
          setoption name Endgame value maybe\n\
@@ -255,7 +313,7 @@ fn uci_errors_change_nothing() {
          setoption name Colour value white\n\
          setoption\n\
          go depth 0\n\
-         go depth 99999999999999999999\n\
+         go depth -1\n\
          go perft x\n\
          go perft 65\n\
          fly\n\
@@ -272,7 +330,7 @@ fn uci_errors_change_nothing() {
         .iter()
         .filter(|l| l.starts_with("info string error: "))
         .count();
-    assert_eq!(errors, 20, "{out}");
+    assert_eq!(errors, 15, "{out}");
     // A refused `go` still answers (§7.5); a refused `go perft` does not.
     assert_eq!(out.matches("bestmove 0000\n").count(), 2, "{out}");
     // The position is still the one after e2e4.
@@ -282,10 +340,61 @@ fn uci_errors_change_nothing() {
         ),
         "{out}"
     );
+}
+
+#[test]
+fn a_refused_position_leaves_none_and_bad_moves_stop_at_the_first() {
+    // §7.5: after a bad FEN (or a malformed position line) there is no
+    // position: go answers `no position` and bestmove 0000, never a move
+    // of the older position; in `moves`, those before the first bad one
+    // are played.
+    for bad in [
+        "position fen 8/8/8 w - - 0 1",
+        "position",
+        "position startpos junk",
+    ] {
+        let (status, out, _) = run(
+            &[],
+            &format!(
+                "position fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1\n{bad}\n\
+                 go depth 1\ngo perft 1\nd\nucinewgame\ngo perft 1\n"
+            ),
+        );
+        assert_eq!(status, 0);
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].starts_with("info string error: "), "{bad}: {out}");
+        assert_eq!(
+            &lines[1..5],
+            [
+                "info string error: no position",
+                "bestmove 0000",
+                "info string error: no position",
+                "info string error: no position",
+            ],
+            "{bad}: {out}"
+        );
+        assert!(out.ends_with("\nNodes searched: 20\n"), "{bad}: {out}");
+    }
+    let (_, out, _) = run(
+        &[],
+        "position startpos moves e2e4 e7e5 e2e5 g1f3\nd\n\
+         position fen k7/8/8/8/8/8/8/K7 w - - 0 1 moves a1a3 a1b1\nd\n",
+    );
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "info string error: illegal move 'e2e5' in \
+         rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2"
+    );
     assert!(
-        out.contains("info string error: illegal move 'e2e4'"),
+        out.contains("Fen: rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2\n"),
         "{out}"
     );
+    assert!(
+        out.contains("info string error: illegal move 'a1a3' in k7/8/8/8/8/8/8/K7 w - - 0 1\n"),
+        "{out}"
+    );
+    assert!(out.contains("Fen: k7/8/8/8/8/8/8/K7 w - - 0 1\n"), "{out}");
 }
 
 #[test]

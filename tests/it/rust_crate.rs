@@ -56,8 +56,9 @@ fn generated_crates_build_and_pass_clippy() {
         ("cheg", Language::Cheg),
     ] {
         for case in support::cases(&["examples"], ext) {
-            // A CHEG engine is driven through UCI (CHEG §7.4), to the end
-            // of its input (a `quit` would stop the search, §7.5).
+            // A CHEG engine is driven through UCI (CHEG §7.4), its input
+            // kept open until `bestmove` (its end, like `quit`, would stop
+            // the search, §7.5).
             let input = match language {
                 Language::Cheg => b"uci\nisready\nposition fen 8/8/8/4k3/8/8/8/R3K3 w - - 0 1 moves e1d2\ngo depth 3\n".to_vec(),
                 _ => case.input.clone(),
@@ -110,7 +111,11 @@ fn generated_crates_build_and_pass_clippy() {
             vec![input]
         };
         for input in inputs {
-            let mut ran = support::run_exe(&exe, &[], input);
+            let mut ran = if matches!(language, Language::Cheg) {
+                support::uci_session(&exe, &[], input)
+            } else {
+                support::run_exe(&exe, &[], input)
+            };
             let mut want = Vec::new();
             let outcome = if *language == Language::Cheg {
                 // The engine's `id name` is its source's stem; `time`

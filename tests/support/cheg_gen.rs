@@ -446,7 +446,7 @@ pub fn uci_session(rng: &mut Rng) -> Vec<u8> {
             4 => format!("position fen {} moves e1e2 e8e7", cheg_position(rng)).into_bytes(),
             5 => b"position startpos moves e2e4 e7e5 g1f3".to_vec(),
             6 => format!("go depth {}", rng.range(1, 2)).into_bytes(),
-            7 => b"go depth 99".to_vec(),
+            7 => b"go depth 0".to_vec(),
             8 => b"go perft 999".to_vec(),
             9 => format!("go perft {}", rng.range(0, 2)).into_bytes(),
             10 => b"position fen QQQQQQQQ/Q7/8/4k3/8/8/8/4K3 w - - 0 1".to_vec(),

@@ -261,3 +261,86 @@ pub fn uci_masked(output: &[u8]) -> Vec<u8> {
     }
     out.into_bytes()
 }
+
+/// Runs the UCI engine `exe` on the session `input` as a GUI would: one
+/// line at a time, waiting after each `go` for its answer (`bestmove`;
+/// after `go perft`, `Nodes searched` or its error) before the next line,
+/// and closing the input only then. The end of a live input stops a
+/// search (§7.5), so a session piped whole would get the depth finished
+/// when the pipe closed; this one gets every answer whole. A `go infinite`
+/// or `go ponder` is answered after the `stop`, `ponderhit` or `quit`
+/// that follows it, which is waited for in the same way.
+pub fn uci_session(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
+    use std::io::BufRead;
+    let mut child = Command::new(exe)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut all = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stderr, &mut all);
+        all
+    });
+    let (sender, lines) = std::sync::mpsc::channel::<Vec<u8>>();
+    let reader = std::thread::spawn(move || {
+        let mut stdout = std::io::BufReader::new(stdout);
+        let mut all = Vec::new();
+        loop {
+            let mut line = Vec::new();
+            match stdout.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    all.extend_from_slice(&line);
+                    let _ = sender.send(line);
+                }
+            }
+        }
+        all
+    });
+    // Waits for a line for which `done` is true (or for the engine's end).
+    let wait = |done: &dyn Fn(&[u8]) -> bool| {
+        while let Ok(line) = lines.recv() {
+            if done(&line) {
+                break;
+            }
+        }
+    };
+    let bestmove = |line: &[u8]| line.starts_with(b"bestmove");
+    let mut open_search = false;
+    for line in input.split_inclusive(|&b| b == b'\n') {
+        if stdin.write_all(line).and_then(|()| stdin.flush()).is_err() {
+            break;
+        }
+        let text = String::from_utf8_lossy(line);
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.first().copied() {
+            Some("go") if words.contains(&"perft") => wait(&|l: &[u8]| {
+                l.starts_with(b"Nodes searched")
+                    || l.starts_with(b"info string error: go perft")
+                    || l.starts_with(b"info string error: no position")
+            }),
+            Some("go") if words.contains(&"infinite") || words.contains(&"ponder") => {
+                open_search = true
+            }
+            Some("go") => wait(&bestmove),
+            Some("stop" | "ponderhit" | "quit") if open_search => {
+                open_search = false;
+                wait(&bestmove);
+            }
+            _ => {}
+        }
+    }
+    drop(stdin);
+    let status = child.wait().unwrap();
+    Ran {
+        status: status.code().unwrap_or(-1),
+        stdout: reader.join().unwrap(),
+        stderr: errors.join().unwrap(),
+    }
+}

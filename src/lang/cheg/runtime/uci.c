@@ -36,7 +36,8 @@
 /* Commands read during a search that wait for it to end. */
 #define ICP_MAX_PENDING 64
 /* Milliseconds kept back from every time limit. */
-#define ICP_MOVE_OVERHEAD 10
+#define ICP_MOVE_OVERHEAD 30 /* the default of Move Overhead, ms */
+#define ICP_MAX_MOVE_OVERHEAD 5000
 
 static const char icp_usage[] =
     "usage: ENGINE [--fen FEN [--moves MOVES] [--depth N] [--no-endgame] [--perft N]]  (no arguments: UCI)";
@@ -358,6 +359,8 @@ ICP_COLD static int icp_play_moves(const icp_position *start, const char *text, 
             icp_text_str(message, w.words[i]);
             icp_text_str(message, "' in ");
             icp_text_str(message, fen);
+            /* The moves before it are played (§7.5). */
+            icp_history_game(start, moves, i, out, history);
             free(moves);
             icp_words_free(&w);
             return 0;
@@ -380,6 +383,8 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
     icp_text message = {0, 0, 0};
     icp_position start, position;
     icp_history history;
+    history.entries = NULL;
+    history.count = 0;
     for (i = 0; i < argc && !message.text; i++)
         if (strlen(argv[i]) > ICP_MAX_LINE) {
             icp_text_str(&message, "argument ");
@@ -463,6 +468,7 @@ ICP_COLD static int icp_query(int argc, char **argv, const icp_program *program)
         fflush(stderr);
         free(shown.text);
         free(message.text);
+        free(history.entries);
         return 2;
     }
     if (perft >= 0) {
@@ -636,9 +642,11 @@ typedef struct {
     const icp_program *program;
     icp_position position;
     icp_history history;
+    int has_position; /* 0 after a refused position line (§7.5) */
     unsigned depth;
     int endgame;
     unsigned hash;
+    uint64_t move_overhead; /* Move Overhead, ms */
     int has_table;
     icp_table table;
     icp_pending *pending;
@@ -675,6 +683,8 @@ typedef struct {
     int has_nodes, has_movetime, has_wtime, has_btime, has_winc, has_binc, has_movestogo;
     uint64_t nodes, movetime, wtime, btime, winc, binc, movestogo;
     int infinite, ponder;
+    int has_deeper; /* go depth N with N above 20 (searched at 20) */
+    uint64_t deeper;
 } icp_go;
 
 /* How long a timed search may take, ms (uci.rs TimePlan). */
@@ -696,20 +706,29 @@ ICP_COLD static int icp_go_parse(const icp_words *w, icp_go *go, icp_text *messa
             go->infinite = 1;
         } else if (!strcmp(word, "ponder")) {
             go->ponder = 1;
-        } else if (!strcmp(word, "depth") || !strcmp(word, "perft")) {
-            int is_depth = !strcmp(word, "depth");
-            long n = icp_parse_number(value, is_depth ? 1 : 0, is_depth ? 20 : ICP_MAX_PERFT);
+        } else if (!strcmp(word, "depth")) {
+            uint64_t n;
             i++;
-            if (n < 0) {
-                icp_text_str(message, is_depth ? "go depth '" : "go perft '");
+            if (!icp_parse_count(value, &n) || n < 1) {
+                icp_text_str(message, "go depth '");
                 icp_text_str(message, value);
-                icp_text_str(message, is_depth ? "': expected 1 to 20" : "': expected 0 to 64");
+                icp_text_str(message, "': expected a depth from 1");
                 return 0;
             }
-            if (is_depth)
-                go->depth = n;
-            else
-                go->perft = n;
+            /* Above 20: depth 20, said in an info string (§7.5). */
+            go->has_deeper = n > ICP_MAX_DEPTH;
+            go->deeper = n;
+            go->depth = n > ICP_MAX_DEPTH ? ICP_MAX_DEPTH : (long)n;
+        } else if (!strcmp(word, "perft")) {
+            long n = icp_parse_number(value, 0, ICP_MAX_PERFT);
+            i++;
+            if (n < 0) {
+                icp_text_str(message, "go perft '");
+                icp_text_str(message, value);
+                icp_text_str(message, "': expected 0 to 64");
+                return 0;
+            }
+            go->perft = n;
         } else if (!strcmp(word, "nodes") || !strcmp(word, "movestogo") || !strcmp(word, "mate")) {
             uint64_t n;
             i++;
@@ -768,14 +787,14 @@ static int icp_go_limited_otherwise(const icp_go *go)
 }
 
 /* The time the side to move may think (uci.rs Go::time_plan). */
-ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white)
+ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white, uint64_t overhead)
 {
     icp_time_plan plan;
     int has_time = white ? go->has_wtime : go->has_btime;
     plan.active = 0;
     plan.soft = plan.hard = 0;
     if (go->has_movetime) {
-        uint64_t t = go->movetime > ICP_MOVE_OVERHEAD ? go->movetime - ICP_MOVE_OVERHEAD : 0;
+        uint64_t t = go->movetime > overhead ? go->movetime - overhead : 0;
         if (t < 1)
             t = 1;
         plan.active = 1;
@@ -784,7 +803,7 @@ ICP_COLD static icp_time_plan icp_go_time_plan(const icp_go *go, int white)
     if (has_time) {
         uint64_t time = white ? go->wtime : go->btime;
         uint64_t inc = white ? (go->has_winc ? go->winc : 0) : (go->has_binc ? go->binc : 0);
-        uint64_t safety = ICP_MOVE_OVERHEAD + 10 + time / 20;
+        uint64_t safety = overhead + 10 + time / 20;
         uint64_t usable = time > safety ? time - safety : 0;
         uint64_t moves = go->has_movestogo ? go->movestogo : 30, soft, hard, extra;
         if (moves < 1)
@@ -832,9 +851,9 @@ ICP_COLD static int icp_watcher_handle(icp_watcher *w, int kind, icp_text line)
     if (kind == ICP_IN_NOTHING)
         return 0;
     if (kind == ICP_IN_END) {
+        /* Standard input is live: its end stops any search (§7.5). */
         w->session->ended = 1;
-        if (w->infinite || w->pondering)
-            w->stop = 1;
+        w->stop = 1;
     } else if (kind == ICP_IN_TOO_LONG) {
         icp_pending_push(w->session, kind, line);
     } else {
@@ -973,17 +992,26 @@ ICP_COLD static int icp_check_value(const char *what, const char *value, int *ou
     return 0;
 }
 
-/* setoption name NAME value VALUE; 0 ok, else an error in message. */
-ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
+/* One option, its name and value (value NULL when the line has none). */
+ICP_COLD static int icp_set_named_option(icp_session *session, const char *name, const char *value,
+                                         icp_text *message)
 {
-    const char *name, *value;
     int flag;
-    if (w->count != 5 || strcmp(w->words[1], "name") || strcmp(w->words[3], "value")) {
-        icp_text_str(message, "expected 'setoption name NAME value VALUE'");
+    if (!*name) {
+        icp_text_str(message, "expected 'setoption name NAME [value VALUE]'");
         return 1;
     }
-    name = w->words[2];
-    value = w->words[4];
+    if (icp_ascii_ieq(name, "clear hash")) {
+        /* A button: the table is made anew at the next go. */
+        if (session->has_table)
+            icp_table_free(&session->table);
+        session->has_table = 0;
+        return 0;
+    }
+    if (!value || !*value) {
+        icp_text_str(message, "expected 'setoption name NAME [value VALUE]'");
+        return 1;
+    }
     if (icp_ascii_ieq(name, "depth")) {
         long n = icp_parse_number(value, 1, 20);
         if (n < 0) {
@@ -1002,8 +1030,7 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         return 0;
     }
     if (icp_ascii_ieq(name, "hash")) {
-        /* 0, below the declared minimum, searches without a table. */
-        long n = icp_parse_number(value, 0, ICP_MAX_HASH);
+        long n = icp_parse_number(value, 1, ICP_MAX_HASH);
         if (n < 0) {
             icp_text_str(message, "Hash ");
             icp_text_str(message, value);
@@ -1014,6 +1041,17 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         if (session->has_table)
             icp_table_free(&session->table);
         session->has_table = 0;
+        return 0;
+    }
+    if (icp_ascii_ieq(name, "move overhead")) {
+        long n = icp_parse_number(value, 0, ICP_MAX_MOVE_OVERHEAD);
+        if (n < 0) {
+            icp_text_str(message, "Move Overhead ");
+            icp_text_str(message, value);
+            icp_text_str(message, ": expected 0 to 5000");
+            return 1;
+        }
+        session->move_overhead = (uint64_t)n;
         return 0;
     }
     if (icp_ascii_ieq(name, "threads")) {
@@ -1029,8 +1067,32 @@ ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp
         return !icp_check_value("Ponder", value, &flag, message);
     icp_text_str(message, "unknown option '");
     icp_text_str(message, name);
-    icp_text_str(message, "' (options: Depth, Endgame, Hash, Threads, Ponder)");
+    icp_text_str(message, "' (options: Depth, Endgame, Hash, Clear Hash, Threads, Ponder, Move Overhead)");
     return 1;
+}
+
+/* setoption name NAME [value VALUE] (uci.rs set_option): NAME may contain
+ * blanks, compared without case; 0 ok, else an error in message. */
+ICP_COLD static int icp_set_option(icp_session *session, const icp_words *w, icp_text *message)
+{
+    size_t value_at = w->count, i;
+    char *name, *value;
+    int failed;
+    if (w->count < 2 || strcmp(w->words[1], "name")) {
+        icp_text_str(message, "expected 'setoption name NAME [value VALUE]'");
+        return 1;
+    }
+    for (i = 2; i < w->count; i++)
+        if (!strcmp(w->words[i], "value")) {
+            value_at = i;
+            break;
+        }
+    name = icp_words_join(w, 2, value_at);
+    value = value_at < w->count ? icp_words_join(w, value_at + 1, w->count) : NULL;
+    failed = icp_set_named_option(session, name, value, message);
+    free(name);
+    free(value);
+    return failed;
 }
 
 /* position startpos|fen FEN [moves ...] */
@@ -1047,6 +1109,12 @@ ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, i
             moves_at = i;
             break;
         }
+    /* A refused line leaves no position (§7.5): a later go never answers
+     * for an older one. */
+    session->has_position = 0;
+    free(session->history.entries);
+    session->history.entries = NULL;
+    session->history.count = 0;
     if (moves_at == 2 && !strcmp(w->words[1], "startpos")) {
         icp_position_start(&start);
     } else if (moves_at >= 2 && !strcmp(w->words[1], "fen")) {
@@ -1060,19 +1128,50 @@ ICP_COLD static int icp_set_position(icp_session *session, const icp_words *w, i
         return 1;
     }
     moves = icp_words_join(w, moves_at + 1 < w->count ? moves_at + 1 : w->count, w->count);
+    /* The moves before the first bad one are played (§7.5). */
     ok = icp_play_moves(&start, moves, &position, &history, message);
     free(moves);
-    if (!ok)
-        return 1;
-    free(session->history.entries);
     session->history = history;
     session->position = position;
-    return 0;
+    session->has_position = 1;
+    return !ok;
 }
 
-ICP_COLD static void icp_go_perft(icp_session *session, long perft)
+/* The perft of p to depth, reading the input before each subtree of
+ * depth 3 or more (uci.rs perft_watched): 0 when quit or the end of the
+ * input came (stop is not a perft's: it is read and ignored). */
+ICP_COLD static int icp_perft_watched(const icp_position *p, unsigned depth, icp_watcher *w, uint64_t *count)
+{
+    icp_move_list moves;
+    int k;
+    if (depth < 3) {
+        *count = icp_perft(p, depth);
+        return 1;
+    }
+    icp_watcher_read(w);
+    if (w->quit || w->session->ended)
+        return 0;
+    *count = 0;
+    icp_legal_moves(p, &moves);
+    for (k = 0; k < moves.count; k++) {
+        icp_position child;
+        uint64_t sub;
+        icp_play(p, moves.moves[k], &child);
+        if (!icp_perft_watched(&child, depth - 1, w, &sub))
+            return 0;
+        *count += sub;
+    }
+    return 1;
+}
+
+/* go perft N; quit, or the end of the input, abandons it (no Nodes
+ * searched line) and returns 1: the engine ends. */
+ICP_COLD static int icp_go_perft(icp_session *session, long perft)
 {
     uint64_t total = 0;
+    icp_watcher watcher;
+    memset(&watcher, 0, sizeof watcher);
+    watcher.session = session;
     if (perft > 0) {
         icp_move_list moves;
         int k;
@@ -1082,7 +1181,8 @@ ICP_COLD static void icp_go_perft(icp_session *session, long perft)
             uint64_t count;
             char uci[6];
             icp_play(&session->position, moves.moves[k], &child);
-            count = icp_perft(&child, (unsigned)perft - 1);
+            if (!icp_perft_watched(&child, (unsigned)perft - 1, &watcher, &count))
+                return 1;
             total += count;
             icp_move_uci(moves.moves[k], uci);
             printf("%s: %" PRIu64 "\n", uci, count);
@@ -1091,6 +1191,7 @@ ICP_COLD static void icp_go_perft(icp_session *session, long perft)
         total = 1;
     }
     printf("\nNodes searched: %" PRIu64 "\n", total);
+    return watcher.quit;
 }
 
 /* go ... (§7.4, §7.5); returns 1 when quit came during the search. */
@@ -1117,17 +1218,29 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
             printf("bestmove 0000\n");
         return 0;
     }
-    if (go.perft >= 0) {
-        icp_go_perft(session, go.perft);
+    if (!session->has_position) {
+        icp_error_line("no position");
+        if (go.perft < 0)
+            printf("bestmove 0000\n");
         return 0;
     }
+    if (go.perft >= 0)
+        return icp_go_perft(session, go.perft);
+    /* The other side's clock is no limit of this search: go btime T with
+     * White to move searches as a bare go does (§7.5). */
+    if (session->position.side == ICP_WHITE)
+        go.has_btime = 0;
+    else
+        go.has_wtime = 0;
+    if (go.has_deeper)
+        printf("info string go depth %" PRIu64 ": searching depth %d, the deepest\n", go.deeper, ICP_MAX_DEPTH);
     start = icp_now_ms();
     limits.depth = go.depth >= 0 ? (unsigned)go.depth : icp_go_limited_otherwise(&go) ? ICP_MAX_DEPTH : session->depth;
     limits.from = 1;
     limits.has_nodes = go.has_nodes;
     limits.nodes = go.nodes;
     limits.exact = !icp_go_limited_otherwise(&go);
-    plan = icp_go_time_plan(&go, session->position.side == ICP_WHITE);
+    plan = icp_go_time_plan(&go, session->position.side == ICP_WHITE, session->move_overhead);
     if (!session->has_table) {
         if (!icp_table_init(&session->table, session->hash)) {
             icp_error_line("no memory for the Hash table: searching without one");
@@ -1146,6 +1259,8 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
         watcher.plan = plan;
     watcher.pondering = go.ponder;
     watcher.infinite = go.infinite;
+    /* A go read before the end of the input: stopped at once. */
+    watcher.stop = session->ended;
     failed = icp_search_run(&session->position, limits, session->endgame ? session->program : NULL, &session->table,
                             &session->history, &watcher.watch, &answer);
     if (failed) {
@@ -1193,14 +1308,18 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
                "option name Depth type spin default %d min 1 max 20\n"
                "option name Endgame type check default true\n"
                "option name Hash type spin default %d min 1 max %d\n"
+               "option name Clear Hash type button\n"
                "option name Threads type spin default 1 min 1 max 1\n"
-               "option name Ponder type check default false\nuciok\n",
-               icp_text_take(&shown), ICP_DEFAULT_DEPTH, ICP_DEFAULT_HASH, ICP_MAX_HASH);
+               "option name Ponder type check default false\n"
+               "option name Move Overhead type spin default %d min 0 max %d\nuciok\n",
+               icp_text_take(&shown), ICP_DEFAULT_DEPTH, ICP_DEFAULT_HASH, ICP_MAX_HASH, ICP_MOVE_OVERHEAD,
+               ICP_MAX_MOVE_OVERHEAD);
         free(shown.text);
     } else if (!strcmp(name, "isready")) {
         printf("readyok\n");
     } else if (!strcmp(name, "ucinewgame")) {
         icp_position_start(&session->position);
+        session->has_position = 1;
         free(session->history.entries);
         session->history.entries = NULL;
         session->history.count = 0;
@@ -1211,7 +1330,12 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
     } else if (!strcmp(name, "position")) {
         failed = icp_set_position(session, w, &message);
     } else if (!strcmp(name, "d") && w->count == 1) {
-        icp_display(&session->position, stdout);
+        if (session->has_position) {
+            icp_display(&session->position, stdout);
+        } else {
+            icp_text_str(&message, "no position");
+            failed = 1;
+        }
     } else if (!strcmp(name, "go")) {
         return icp_do_go(session, w);
     } else {
@@ -1235,9 +1359,11 @@ ICP_COLD static void icp_uci_loop(const icp_program *program)
     memset(&session, 0, sizeof session);
     session.program = program;
     icp_position_start(&session.position);
+    session.has_position = 1;
     session.depth = ICP_DEFAULT_DEPTH;
     session.endgame = 1;
     session.hash = ICP_DEFAULT_HASH;
+    session.move_overhead = ICP_MOVE_OVERHEAD;
     for (;;) {
         int kind, quit = 0;
         icp_text line;

@@ -27,8 +27,10 @@
 //!   kept). During a search `isready`, `stop`, `quit` and `ponderhit` are
 //!   handled at once (`quit` stops the search, prints its `bestmove`, and
 //!   ends the engine); other commands wait, in order, for the search to
-//!   end. At the end of the input, a `go infinite` or `go ponder` search
-//!   stops as at `stop`; any other search runs to its limits. `go` with
+//!   end. The end of a live input stops any search as `stop` does (it
+//!   prints its `bestmove`, then the engine ends) and abandons a `go
+//!   perft`; the end of an input held in memory stops only a `go
+//!   infinite` or `go ponder` ([`Commands::live`]). `go` with
 //!   no limit searches to the `Depth` option's depth; `go` with any other
 //!   limit searches up to depth 20 unless `depth` is given; `searchmoves`
 //!   and `mate` are accepted and ignored. A runtime error of the endgame
@@ -63,6 +65,9 @@ pub const MAX_HASH: u32 = 1024;
 /// being held whole in memory; a longer argument is a usage error.
 pub const MAX_LINE: usize = 1 << 20;
 
+/// What `go` and `d` answer after a refused `position` line (§7.5).
+const NO_POSITION: &str = "no position";
+
 /// Deepest `--perft`/`go perft` accepted.
 const MAX_PERFT: u32 = 64;
 
@@ -71,8 +76,14 @@ const MAX_PERFT: u32 = 64;
 const MAX_PENDING: usize = 64;
 
 /// Milliseconds kept back from every time limit for reading, printing
-/// and the GUI.
-const MOVE_OVERHEAD: u64 = 10;
+/// and the GUI: the default of the UCI option `Move Overhead` (§7.5).
+const MOVE_OVERHEAD: u64 = 30;
+
+/// The largest `Move Overhead` accepted, ms.
+const MAX_MOVE_OVERHEAD: u32 = 5000;
+
+/// What a malformed `setoption` line is told.
+const SETOPTION_FORM: &str = "expected 'setoption name NAME [value VALUE]'";
 
 /// The error for a perft depth out of range: `what` and the range.
 fn perft_range(what: &str) -> String {
@@ -114,6 +125,16 @@ pub trait Commands {
     /// The next line: when `wait`, waits for one; otherwise a reader that
     /// can tell returns [`Input::Nothing`] when none has arrived.
     fn next(&mut self, wait: bool) -> Input;
+
+    /// True when the input is live (a pipe, a terminal): its end comes
+    /// when the other side closes it, and stops a running search as
+    /// `stop` does (§7.5). False for an input held whole in memory
+    /// ([`LineReader`]), a session script whose end is there from the
+    /// start: as with a driver that keeps its input open until each
+    /// `bestmove`, its end stops only a `go infinite` or `go ponder`.
+    fn live(&self) -> bool {
+        true
+    }
 }
 
 /// Reads one line of `input` (without its `\n`), holding at most
@@ -188,6 +209,10 @@ impl Commands for LineReader<'_> {
         let input = read_line(self.input);
         self.ended = input == Input::End;
         input
+    }
+
+    fn live(&self) -> bool {
+        false
     }
 }
 // @end interpreter
@@ -393,16 +418,30 @@ pub fn main(
 /// position after them and the game's history. Error: the first move that
 /// is not legal where it is played.
 fn play_moves(start: &Position, moves: &str) -> Result<(Position, History), String> {
+    let (position, history, bad) = play_until_bad(start, moves);
+    match bad {
+        Some(message) => Err(message),
+        None => Ok((position, history)),
+    }
+}
+
+/// Plays the moves of `moves` from `start` up to the first that is not
+/// legal where it is played: the position and history after the moves
+/// played, and the error naming the bad one (§7.5).
+fn play_until_bad(start: &Position, moves: &str) -> (Position, History, Option<String>) {
     let mut played = Vec::new();
     let mut position = start.clone();
+    let mut bad = None;
     for text in moves.split_whitespace() {
-        let mv = position
-            .parse_move(text)
-            .ok_or_else(|| format!("illegal move '{text}' in {}", position.to_fen()))?;
+        let Some(mv) = position.parse_move(text) else {
+            bad = Some(format!("illegal move '{text}' in {}", position.to_fen()));
+            break;
+        };
         position = position.play(mv);
         played.push(mv);
     }
-    Ok(History::game(start, &played))
+    let (position, history) = History::game(start, &played);
+    (position, history, bad)
 }
 
 /// One `--fen` query.
@@ -560,6 +599,8 @@ struct Go {
     infinite: bool,
     ponder: bool,
     perft: Option<u32>,
+    /// `go depth N` with N above 20 (searched at 20).
+    deeper: Option<u64>,
 }
 
 impl Go {
@@ -575,8 +616,11 @@ impl Go {
                 "ponder" => go.ponder = true,
                 "depth" => {
                     i += 1;
-                    let bad = || format!("go depth '{value}': expected 1 to 20");
-                    go.depth = Some(parse_number(value, 1, 20).ok_or_else(bad)?);
+                    let bad = || format!("go depth '{value}': expected a depth from 1");
+                    let n = parse_count(value).filter(|&n| n >= 1).ok_or_else(bad)?;
+                    // Above 20: depth 20, said in an info string (§7.5).
+                    go.deeper = (n > u64::from(engine::MAX_DEPTH)).then_some(n);
+                    go.depth = Some(n.min(u64::from(engine::MAX_DEPTH)) as u32);
                 }
                 "perft" => {
                     i += 1;
@@ -624,10 +668,10 @@ impl Go {
     }
 
     /// The time the side to move may think (see [`TimePlan`]).
-    fn time_plan(&self, white: bool) -> Option<TimePlan> {
+    fn time_plan(&self, white: bool, overhead: u64) -> Option<TimePlan> {
         let mut plan: Option<TimePlan> = None;
         if let Some(movetime) = self.movetime {
-            let t = movetime.saturating_sub(MOVE_OVERHEAD).max(1);
+            let t = movetime.saturating_sub(overhead).max(1);
             plan = Some(TimePlan { soft: t, hard: t });
         }
         let (time, inc) = if white {
@@ -637,7 +681,7 @@ impl Go {
         };
         if let Some(time) = time {
             let inc = inc.unwrap_or(0);
-            let safety = MOVE_OVERHEAD + 10 + time / 20;
+            let safety = overhead + 10 + time / 20;
             let usable = time.saturating_sub(safety);
             let moves = self.movestogo.unwrap_or(30).clamp(1, 50);
             let soft = (usable / moves)
@@ -660,9 +704,9 @@ impl Go {
 
 /// How long a timed search may take, in milliseconds from its start (§7.5;
 /// the decision is documented in `docs/cheg.md`):
-/// - `go movetime T`: T − 10 ms, both;
+/// - `go movetime T`: T − O ms, both (O: the `Move Overhead` option);
 /// - with the clock (T left, I increment, M = `movestogo` or 30, kept in
-///   1–50): of T, 20 ms + T/20 are never used; of the rest R, a move aims
+///   1–50): of T, O + 10 ms + T/20 are never used; of the rest R, a move aims
 ///   at R/M + 3I/4 (`soft`) and may take up to 4 times that, at most R
 ///   (`hard`).
 ///
@@ -682,11 +726,14 @@ struct Engine<'a> {
     clock: &'a dyn Clock,
     output: &'a mut dyn Write,
     errors: &'a mut dyn Write,
-    position: Position,
+    /// None after a refused `position` line (§7.5).
+    position: Option<Position>,
     history: History,
     depth: u32,
     endgame: bool,
     hash: u32,
+    /// `Move Overhead`, ms.
+    move_overhead: u64,
     /// Made at the first `go` after `Hash` is set.
     table: Option<Table>,
     /// Commands read during a search, to run after it.
@@ -711,11 +758,12 @@ impl<'a> Engine<'a> {
             clock,
             output,
             errors,
-            position: Position::start(),
+            position: Some(Position::start()),
             history: History::new(),
             depth: DEFAULT_DEPTH,
             endgame: true,
             hash: DEFAULT_HASH,
+            move_overhead: MOVE_OVERHEAD,
             table: None,
             pending: VecDeque::new(),
             ended: false,
@@ -770,8 +818,11 @@ impl<'a> Engine<'a> {
                      option name Depth type spin default {DEFAULT_DEPTH} min 1 max 20\n\
                      option name Endgame type check default true\n\
                      option name Hash type spin default {DEFAULT_HASH} min 1 max {MAX_HASH}\n\
+                     option name Clear Hash type button\n\
                      option name Threads type spin default 1 min 1 max 1\n\
-                     option name Ponder type check default false\nuciok\n",
+                     option name Ponder type check default false\n\
+                     option name Move Overhead type spin default {MOVE_OVERHEAD} min 0 \
+                     max {MAX_MOVE_OVERHEAD}\nuciok\n",
                     printable(self.name)
                 );
                 Ok(())
@@ -781,17 +832,20 @@ impl<'a> Engine<'a> {
                 Ok(())
             }
             "ucinewgame" => {
-                self.position = Position::start();
+                self.position = Some(Position::start());
                 self.history = History::new();
                 Ok(())
             }
             "stop" | "ponderhit" | "debug" => Ok(()),
             "setoption" => self.set_option(rest),
             "position" => self.set_position(rest),
-            "d" if rest.is_empty() => {
-                let _ = write!(self.output, "{}", super::chess::display(&self.position));
-                Ok(())
-            }
+            "d" if rest.is_empty() => match &self.position {
+                Some(position) => {
+                    let _ = write!(self.output, "{}", super::chess::display(position));
+                    Ok(())
+                }
+                None => Err(NO_POSITION.to_string()),
+            },
             "go" => return self.go(rest),
             _ => Err(format!("unknown command '{}'", words.join(" "))),
         };
@@ -802,16 +856,27 @@ impl<'a> Engine<'a> {
     }
 
     fn set_option(&mut self, words: &[&str]) -> Result<(), String> {
-        // setoption name NAME value VALUE
-        let (Some(&"name"), Some(name), Some(&"value"), Some(value), None) = (
-            words.first(),
-            words.get(1),
-            words.get(2),
-            words.get(3),
-            words.get(4),
-        ) else {
-            return Err("expected 'setoption name NAME value VALUE'".to_string());
+        // setoption name NAME [value VALUE]: NAME may contain blanks
+        // (`Move Overhead`, `Clear Hash`), compared without case.
+        let Some((&"name", rest)) = words.split_first() else {
+            return Err(SETOPTION_FORM.to_string());
         };
+        let value_at = rest.iter().position(|w| *w == "value");
+        let name = rest.get(..value_at.unwrap_or(rest.len())).unwrap_or(&[]);
+        let value = value_at.map(|i| rest.get(i + 1..).unwrap_or(&[]).join(" "));
+        let name = name.join(" ");
+        if name.is_empty() {
+            return Err(SETOPTION_FORM.to_string());
+        }
+        if name.eq_ignore_ascii_case("clear hash") {
+            // A button: the table is made anew at the next `go`.
+            self.table = None;
+            return Ok(());
+        }
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            return Err(SETOPTION_FORM.to_string());
+        };
+        let value = value.as_str();
         let check = |what: &str| {
             if value.eq_ignore_ascii_case("true") {
                 Ok(true)
@@ -827,10 +892,14 @@ impl<'a> Engine<'a> {
         } else if name.eq_ignore_ascii_case("endgame") {
             self.endgame = check("Endgame")?;
         } else if name.eq_ignore_ascii_case("hash") {
-            // 0, below the declared minimum, searches without a table.
             let bad = || format!("Hash {value}: expected 1 to {MAX_HASH}");
-            self.hash = parse_number(value, 0, MAX_HASH).ok_or_else(bad)?;
+            self.hash = parse_number(value, 1, MAX_HASH).ok_or_else(bad)?;
             self.table = None;
+        } else if name.eq_ignore_ascii_case("move overhead") {
+            let most = MAX_MOVE_OVERHEAD;
+            let bad = || format!("Move Overhead {value}: expected 0 to {most}");
+            let ms = parse_number(value, 0, most).ok_or_else(bad)?;
+            self.move_overhead = u64::from(ms);
         } else if name.eq_ignore_ascii_case("threads") {
             if parse_number(value, 1, 1).is_none() {
                 return Err(format!("Threads {value}: expected 1"));
@@ -839,7 +908,8 @@ impl<'a> Engine<'a> {
             check("Ponder")?;
         } else {
             return Err(format!(
-                "unknown option '{name}' (options: Depth, Endgame, Hash, Threads, Ponder)"
+                "unknown option '{name}' (options: Depth, Endgame, Hash, Clear Hash, \
+                 Threads, Ponder, Move Overhead)"
             ));
         }
         Ok(())
@@ -854,21 +924,26 @@ impl<'a> Engine<'a> {
             ),
             None => (words, &[][..]),
         };
+        // A refused line leaves no position (§7.5): a later `go` never
+        // answers for an older one.
+        self.position = None;
+        self.history = History::new();
         let start = match head.split_first() {
             Some((&"startpos", [])) => Position::start(),
             Some((&"fen", fields)) => Position::from_fen(&fields.join(" "))?,
             _ => return Err("expected 'position startpos|fen FEN [moves …]'".to_string()),
         };
-        let (position, history) = play_moves(&start, &moves.join(" "))?;
-        self.position = position;
+        // The moves before the first bad one are played (§7.5).
+        let (position, history, bad) = play_until_bad(&start, &moves.join(" "));
+        self.position = Some(position);
         self.history = history;
-        Ok(())
+        bad.map_or(Ok(()), Err)
     }
 
     /// `go …` (§7.4, §7.5); returns true when `quit` came during the
     /// search.
     fn go(&mut self, words: &[&str]) -> bool {
-        let go = match Go::parse(words) {
+        let mut go = match Go::parse(words) {
             Ok(go) => go,
             Err(message) => {
                 self.error(&message);
@@ -878,9 +953,29 @@ impl<'a> Engine<'a> {
                 return false;
             }
         };
-        if let Some(n) = go.perft {
-            self.perft(n);
+        let Some(position) = self.position.clone() else {
+            self.error(NO_POSITION);
+            if go.perft.is_none() {
+                let _ = writeln!(self.output, "bestmove 0000");
+            }
             return false;
+        };
+        if let Some(n) = go.perft {
+            return self.perft(&position, n);
+        }
+        // The other side's clock is no limit of this search: `go btime T`
+        // with White to move searches as a bare `go` does (§7.5).
+        if position.side_to_move() == super::chess::Colour::White {
+            go.btime = None;
+        } else {
+            go.wtime = None;
+        }
+        if let Some(n) = go.deeper {
+            let deepest = engine::MAX_DEPTH;
+            let _ = writeln!(
+                self.output,
+                "info string go depth {n}: searching depth {deepest}, the deepest"
+            );
         }
         let start = self.clock.now_ms();
         let limits = Limits {
@@ -893,10 +988,13 @@ impl<'a> Engine<'a> {
             nodes: go.nodes,
             exact: !go.limited_otherwise(),
         };
-        let white = self.position.side_to_move() == super::chess::Colour::White;
-        let plan = go.time_plan(white);
+        let white = position.side_to_move() == super::chess::Colour::White;
+        let plan = go.time_plan(white, self.move_overhead);
         let hash = self.hash;
         let table = self.table.get_or_insert_with(|| Table::new(hash));
+        let live = self.commands.live();
+        // A `go` read before the end of a live input: stopped at once.
+        let stop = live && self.ended;
         let mut watcher = Watcher {
             commands: &mut *self.commands,
             clock: self.clock,
@@ -909,7 +1007,8 @@ impl<'a> Engine<'a> {
             ponder_plan: if go.ponder { plan } else { None },
             pondering: go.ponder,
             infinite: go.infinite,
-            stop: false,
+            live,
+            stop,
             quit: false,
         };
         let program = if self.endgame {
@@ -918,7 +1017,7 @@ impl<'a> Engine<'a> {
             None
         };
         let result = engine::search(
-            &self.position,
+            &position,
             limits,
             program,
             table,
@@ -963,20 +1062,63 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn perft(&mut self, n: u32) {
-        let position = &self.position;
+    /// `go perft N`; `quit`, or the end of a live input, abandons it
+    /// (§7.5: no `Nodes searched` line) and returns true when the engine
+    /// is to end.
+    fn perft(&mut self, position: &Position, n: u32) -> bool {
+        let start = self.clock.now_ms();
+        let live = self.commands.live();
+        let mut watcher = Watcher {
+            commands: &mut *self.commands,
+            clock: self.clock,
+            output: &mut *self.output,
+            pending: &mut self.pending,
+            ended: &mut self.ended,
+            start,
+            plan_start: start,
+            plan: None,
+            ponder_plan: None,
+            pondering: false,
+            infinite: false,
+            live,
+            stop: false,
+            quit: false,
+        };
         let mut total = 0u64;
         if n > 0 {
             for mv in position.legal_moves() {
-                let count = position.play(mv).perft(n - 1);
+                let child = position.play(mv);
+                let Some(count) = perft_watched(&child, n - 1, &mut watcher) else {
+                    return true;
+                };
                 total = total.wrapping_add(count);
-                let _ = writeln!(self.output, "{}: {count}", mv.to_uci());
+                let _ = writeln!(watcher.output, "{}: {count}", mv.to_uci());
             }
         } else {
             total = 1;
         }
-        let _ = write!(self.output, "\nNodes searched: {total}\n");
+        let _ = write!(watcher.output, "\nNodes searched: {total}\n");
+        watcher.quit
     }
+}
+
+/// The perft of `position` to `depth`, reading the input before each
+/// subtree of depth 3 or more: None when `quit` or the end of a live input
+/// came (`stop` is not a perft's: it is read and ignored).
+fn perft_watched(position: &Position, depth: u32, w: &mut Watcher<'_>) -> Option<u64> {
+    if depth < 3 {
+        return Some(position.perft(depth));
+    }
+    w.read();
+    if w.quit || (w.live && *w.ended) {
+        return None;
+    }
+    let mut total = 0u64;
+    for mv in position.legal_moves() {
+        let child = position.play(mv);
+        total = total.wrapping_add(perft_watched(&child, depth - 1, w)?);
+    }
+    Some(total)
 }
 
 /// What a UCI search watches while it runs (§7.5): the commands (`stop`,
@@ -997,6 +1139,8 @@ struct Watcher<'w> {
     ponder_plan: Option<TimePlan>,
     pondering: bool,
     infinite: bool,
+    /// The input is live: its end stops the search (§7.5).
+    live: bool,
     stop: bool,
     quit: bool,
 }
@@ -1018,7 +1162,7 @@ impl Watcher<'_> {
             Input::Nothing => return false,
             Input::End => {
                 *self.ended = true;
-                if self.infinite || self.pondering {
+                if self.live || self.infinite || self.pondering {
                     self.stop = true;
                 }
             }
