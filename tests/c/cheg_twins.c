@@ -758,12 +758,7 @@ int main(void)
     t_now = t_start;
     if (!icp_table_init(&t_table, 1))
         exit(3);
-    memset(&t_session, 0, sizeof t_session);
-    t_session.program = T_PROGRAM;
-    icp_position_start(&t_session.position);
-    t_session.depth = ICP_DEFAULT_DEPTH;
-    t_session.endgame = 1;
-    t_session.hash = ICP_DEFAULT_HASH;
+    icp_session_start(&t_session, T_PROGRAM);
     for (i = 0; i < count; i++) {
         char *op = lines[i], *args = strchr(op, ' ');
         if (args)

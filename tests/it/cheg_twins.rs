@@ -919,12 +919,23 @@ fn first_difference(script: &str, rust: &[(usize, String)], c: &[String]) -> Opt
             continue;
         }
         let at = rust.get(i).or_else(|| rust.last()).map_or(0, |(op, _)| *op);
+        // The UCI lines before it, decoded: a session's state is theirs.
+        let session: Vec<String> = ops[..at]
+            .iter()
+            .filter_map(|op| op.strip_prefix("uci "))
+            .map(|hex| format!("    {}", String::from_utf8_lossy(&unhex(hex))))
+            .collect();
         return Some(format!(
-            "script line {}: {}\n  Rust: {}\n  C:    {}",
+            "script line {}: {}\n  Rust: {}\n  C:    {}{}",
             at + 1,
             ops.get(at).copied().unwrap_or(""),
             r.as_deref().unwrap_or("(nothing)"),
             k.as_deref().unwrap_or("(nothing)"),
+            if session.is_empty() {
+                String::new()
+            } else {
+                format!("\n  after the session's lines:\n{}", session.join("\n"))
+            },
         ));
     }
     None
@@ -1500,6 +1511,22 @@ impl Gen<'_> {
             20 => "position fen 4k3/8/8 w".into(),
             _ => return self.bytes(true),
         };
+        // A depth above 20 searches depth 20 (§7.5), which takes minutes
+        // here (nothing stops a search): such a `go` has a node limit too.
+        let deep = line.starts_with("go ")
+            && line
+                .split_whitespace()
+                .skip_while(|w| *w != "depth")
+                .nth(1)
+                .is_some_and(|d| {
+                    d.parse::<u64>()
+                        .map_or(d.len() > 2 && d.bytes().all(|b| b.is_ascii_digit()), |d| {
+                            d > 4
+                        })
+                });
+        if deep && !line.contains("nodes") {
+            return format!("{line} nodes 300").into_bytes();
+        }
         line.into_bytes()
     }
 

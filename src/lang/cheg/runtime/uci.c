@@ -1352,18 +1352,24 @@ ICP_COLD static int icp_command(icp_session *session, const icp_words *w)
     return 0;
 }
 
+/* A new session: the start position, every option at its default. */
+ICP_COLD static void icp_session_start(icp_session *session, const icp_program *program)
+{
+    memset(session, 0, sizeof *session);
+    session->program = program;
+    icp_position_start(&session->position);
+    session->has_position = 1;
+    session->depth = ICP_DEFAULT_DEPTH;
+    session->endgame = 1;
+    session->hash = ICP_DEFAULT_HASH;
+    session->move_overhead = ICP_MOVE_OVERHEAD;
+}
+
 ICP_COLD static void icp_uci_loop(const icp_program *program)
 {
     icp_session session;
     size_t i;
-    memset(&session, 0, sizeof session);
-    session.program = program;
-    icp_position_start(&session.position);
-    session.has_position = 1;
-    session.depth = ICP_DEFAULT_DEPTH;
-    session.endgame = 1;
-    session.hash = ICP_DEFAULT_HASH;
-    session.move_overhead = ICP_MOVE_OVERHEAD;
+    icp_session_start(&session, program);
     for (;;) {
         int kind, quit = 0;
         icp_text line;
