@@ -11,6 +11,7 @@
 
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
+use crate::common::outline::Outline;
 use crate::common::watch::Recording;
 use crate::lang::{self, Checked, FormatOptions, Lang, RunOptions, UsageError};
 use crate::{GeneratedFile, Outcome};
@@ -61,6 +62,14 @@ macro_rules! languages {
             fn check_source(self, source: &str) -> Result<Checked<Program>, Vec<Diagnostic>> {
                 match self {
                     $(Language::$variant => check_as::<$imp>(self, source),)+
+                }
+            }
+
+            /// [`Lang::outline`] of the language: what an editor shows
+            /// of `source`.
+            pub fn outline(self, source: &str) -> Outline {
+                match self {
+                    $(Language::$variant => <$imp as Lang>::outline(source),)+
                 }
             }
 

@@ -44,6 +44,22 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     /// Extra lines after the snippet ("help: …", spec references).
     pub notes: Vec<String>,
+    /// Edits that would mend the problem, as the "help:" notes suggest:
+    /// an editor offers each as a quick fix (`icp2c lsp`); the command
+    /// line shows only the notes.
+    pub fixes: Vec<Fix>,
+}
+
+/// One edit that mends a diagnostic's problem: `replacement` in place of
+/// the source text at `span` (an empty span inserts).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// What the edit does, as an editor lists it ("Insert `.`").
+    pub title: String,
+    /// Byte range replaced.
+    pub span: Range<usize>,
+    /// The new text.
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -67,6 +83,7 @@ impl Diagnostic {
             },
             secondary: Vec::new(),
             notes: Vec::new(),
+            fixes: Vec::new(),
         }
     }
 
@@ -88,6 +105,21 @@ impl Diagnostic {
     /// Adds a note line.
     pub fn with_note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(note.into());
+        self
+    }
+
+    /// Adds a quick fix: `replacement` for the text at `span`.
+    pub fn with_fix(
+        mut self,
+        title: impl Into<String>,
+        span: Range<usize>,
+        replacement: impl Into<String>,
+    ) -> Self {
+        self.fixes.push(Fix {
+            title: title.into(),
+            span,
+            replacement: replacement.into(),
+        });
         self
     }
 

@@ -4,6 +4,7 @@
 pub mod cursor;
 pub mod diagnostic;
 pub mod format;
+pub mod outline;
 pub mod source;
 pub mod watch;
 

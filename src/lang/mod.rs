@@ -14,6 +14,7 @@ pub mod icp;
 
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
+use crate::common::outline::Outline;
 use crate::common::watch::Recording;
 use crate::{GeneratedFile, Outcome};
 use std::io::{BufRead, Write};
@@ -195,6 +196,11 @@ pub trait Lang {
     /// program's diagnostics (the driver checks first), or options the
     /// language refuses, pointing at what stops them.
     fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>>;
+
+    /// What an editor shows of `source` ([`Outline`]): definitions and
+    /// their uses, token kinds, hover help, completions, folds. Never
+    /// fails: a program with errors gives what its parser read.
+    fn outline(source: &str) -> Outline;
 
     /// Generates `request.target` laid out as `request.layout`: one file
     /// ([`crate::codegen::one_file`]) or a crate's files

@@ -564,7 +564,11 @@ impl Lowering<'_> {
             )
             .with_label("not an instruction");
             if let Some(near) = nearest(&line.name, INSTRUCTIONS.iter().map(|(n, _)| *n)) {
-                d = d.with_note(format!("help: did you mean {near}?"));
+                d = d.with_note(format!("help: did you mean {near}?")).with_fix(
+                    format!("Change to {near}"),
+                    line.name_span.clone(),
+                    near,
+                );
             }
             self.errors.push(d);
             return None;
@@ -742,7 +746,11 @@ impl Lowering<'_> {
         let mut d = Diagnostic::error(arg.span.clone(), format!("undefined tag {name} (§4, §8)"))
             .with_label("no statement has this tag");
         if let Some(near) = nearest(&name, self.tags.keys().map(String::as_str)) {
-            d = d.with_note(format!("help: did you mean {near}?"));
+            d = d.with_note(format!("help: did you mean {near}?")).with_fix(
+                format!("Change to {near}"),
+                arg.span.clone(),
+                near,
+            );
         }
         self.errors.push(d);
         None

@@ -14,6 +14,7 @@ pub mod fmt;
 pub mod front;
 pub mod interp;
 pub mod ir;
+pub mod outline;
 
 /// The chess-engine runtime in Rust (std only, no unsafe, never panics):
 /// compiled into icp2c for `run` (whole), and pasted into generated Rust,
@@ -90,6 +91,10 @@ impl Lang for Cheg {
 
     /// C (one file) and Rust (one file or a crate), the engine runtime
     /// embedded (issue 12): the core and the sections the program uses.
+    fn outline(source: &str) -> crate::common::outline::Outline {
+        outline::outline(source)
+    }
+
     fn emit(
         program: &ir::Program,
         request: &EmitRequest<'_>,

@@ -15,6 +15,7 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod notation;
+pub mod outline;
 pub mod syntax;
 pub mod trace;
 pub mod validate;
@@ -78,6 +79,10 @@ impl Lang for Finvara {
 
     fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>> {
         fmt::format(source, options)
+    }
+
+    fn outline(source: &str) -> crate::common::outline::Outline {
+        outline::outline(source)
     }
 
     fn emit(

@@ -9,6 +9,7 @@ pub mod interp;
 pub mod ir;
 pub mod lower;
 pub mod opt;
+pub mod outline;
 pub mod syntax;
 pub mod trace;
 pub mod validate;
@@ -82,6 +83,10 @@ impl Lang for InfChessPro {
 
     fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>> {
         fmt::format(source, options)
+    }
+
+    fn outline(source: &str) -> crate::common::outline::Outline {
+        outline::outline(source)
     }
 
     fn emit(

@@ -83,7 +83,7 @@ impl LineParser<'_> {
         let (label, label_span) = self.label()?;
         self.label = Some((label, label_span.clone()));
         if self.peek() != Some(b'.') {
-            let d = Diagnostic::error(
+            let mut d = Diagnostic::error(
                 self.here(),
                 format!("expected `.` after the label, found {}", self.found()),
             )
@@ -91,6 +91,14 @@ impl LineParser<'_> {
             .with_note(
                 "a statement line is `<label>. <command>`, with no blank before the `.` (§1)",
             );
+            let rest = &self.text[self.pos..];
+            let blanks = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+            let at = label_span.end;
+            d = if rest[blanks..].starts_with('.') {
+                d.with_fix("Remove the blanks before `.`", at..at + blanks, "")
+            } else {
+                d.with_fix("Insert `.` after the label", at..at, ".")
+            };
             return Err(d);
         }
         self.pos += 1;
