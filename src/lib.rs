@@ -12,13 +12,21 @@
 //!   literals, the generated header, `Cargo.toml`).
 //! - [`lang`]: one folder per language, each implementing [`lang::Lang`].
 //! - [`driver`]: the one place that lists every language.
+//! - `lsp` (with the `cli` feature): `icp2c lsp`, the language server.
 //! - [`build`]: the build-script API (`icp2c::build::compile` in a
 //!   `build.rs`), one of the library's two edges that do IO.
+
+// A `Diagnostic` (144 bytes) is the error of every parser's `Result`:
+// the cold path, taken once per bad line, where a box would only add an
+// allocation.
+#![allow(clippy::result_large_err)]
 
 pub mod build;
 pub mod codegen;
 pub mod common;
 pub mod driver;
 pub mod lang;
+#[cfg(feature = "cli")]
+pub mod lsp;
 
 pub use common::{GeneratedFile, Outcome, diagnostic, source};

@@ -277,6 +277,13 @@ enum Command {
         #[arg(long, help_heading = "CHEG engine")]
         no_endgame: bool,
     },
+    /// Serve the Language Server Protocol on standard input and output, for
+    /// editors: diagnostics as you type, hover help from the references,
+    /// completion, go to definition, references, rename, outline, semantic
+    /// colouring, folding, quick fixes and formatting, for .icp, .fin and
+    /// .cheg files. docs/editors.md sets it up in Neovim, Helix and VS Code.
+    /// Example (Neovim): vim.lsp.start({ name = "icp2c", cmd = { "icp2c", "lsp" } })
+    Lsp,
     /// Lay programs out in their language's one canonical layout, in place,
     /// as rustfmt does (each language reference's "Formatting" says how);
     /// `-` reads standard input and writes standard output. Only a program
@@ -385,6 +392,21 @@ impl ValueEnum for LangArg {
 /// Exit status for rejected programs and IO failures.
 const REJECTED: u8 = 2;
 
+/// `icp2c lsp`: the language server on standard input and output, until
+/// the editor says `exit`; a broken connection is reported, exit 1.
+fn serve_lsp() -> ExitCode {
+    let (connection, threads) = lsp_server::Connection::stdio();
+    let served = icp2c::lsp::serve(&connection);
+    drop(connection);
+    match served.and_then(|()| threads.join().map_err(Into::into)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            error(&format!("language server: {e}"));
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let _ = COLOUR.set(colour_wanted(cli.color));
@@ -449,6 +471,7 @@ fn main() -> ExitCode {
                 lang,
             )
         }
+        Some(Command::Lsp) => serve_lsp(),
         Some(Command::Fmt {
             files,
             check,

@@ -306,7 +306,9 @@ fn split_cells(row: &str) -> Vec<String> {
         match c {
             '\\' if chars.peek() == Some(&'|') => {
                 chars.next();
-                cells.last_mut().map(|s| s.push('|'));
+                if let Some(s) = cells.last_mut() {
+                    s.push('|');
+                }
             }
             '|' => cells.push(String::new()),
             c => {
