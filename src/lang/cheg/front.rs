@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 
 /// The kind of an argument (§4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum ArgKind {
+pub(super) enum ArgKind {
     /// A value read.
     V,
     /// A variable written.
@@ -37,7 +37,7 @@ enum ArgKind {
 use ArgKind::{C, O, T, U, V, W};
 
 /// Every instruction of §5.1 with its argument kinds.
-const INSTRUCTIONS: &[(&str, &[ArgKind])] = &[
+pub(super) const INSTRUCTIONS: &[(&str, &[ArgKind])] = &[
     ("BREAK", &[V, V, V]),
     ("RETURN", &[V]),
     ("COND", &[C, T, T]),
@@ -112,7 +112,7 @@ const INSTRUCTIONS: &[(&str, &[ArgKind])] = &[
 ];
 
 /// The conditions of §4, by name.
-const CONDITIONS: &[(&str, Test)] = &[
+pub(super) const CONDITIONS: &[(&str, Test)] = &[
     ("DEFD", Test::Defd),
     ("=0", Test::Zero),
     ("<0", Test::Negative),
@@ -143,7 +143,7 @@ const CONDITIONS: &[(&str, Test)] = &[
 
 /// The material classes of `ENTRY` (§6.1, §11.27): name, canonical name,
 /// queens, rooks, bishops, knights.
-const CLASSES: &[(&str, &str, u8, u8, u8, u8)] = &[
+pub(super) const CLASSES: &[(&str, &str, u8, u8, u8, u8)] = &[
     ("K", "K", 0, 0, 0, 0),
     ("N", "N", 0, 0, 0, 1),
     ("B", "B", 0, 0, 1, 0),
@@ -168,20 +168,30 @@ const CLASSES: &[(&str, &str, u8, u8, u8, u8)] = &[
 /// One argument as written: its text (empty for an empty argument) and
 /// where it is (for an empty one, where it would be).
 #[derive(Clone, Debug)]
-struct Arg {
-    text: String,
-    span: Span,
+pub(super) struct Arg {
+    /// The text as written.
+    pub(super) text: String,
+    /// Where it is.
+    pub(super) span: Span,
 }
 
 /// A statement line split into its parts.
-struct Line {
-    number: u32,
-    text: String,
-    span: Span,
-    tag: Option<(String, Span)>,
-    name: String,
-    name_span: Span,
-    args: Vec<Arg>,
+pub(super) struct Line {
+    /// Its line number, from 1.
+    pub(super) number: u32,
+    /// The whole line as written, comment included.
+    pub(super) text: String,
+    /// The statement, from its first to its last non-blank character
+    /// before the comment.
+    pub(super) span: Span,
+    /// The tag, upper-cased, and where it is written (without its `:`).
+    pub(super) tag: Option<(String, Span)>,
+    /// The instruction, upper-cased.
+    pub(super) name: String,
+    /// Where the instruction is written.
+    pub(super) name_span: Span,
+    /// The arguments, empty ones included.
+    pub(super) args: Vec<Arg>,
 }
 
 /// See [`super::check`].
@@ -319,6 +329,14 @@ fn split_lines(source: &str, errors: &mut Vec<Diagnostic>) -> Vec<Line> {
     lines
 }
 
+/// The statement lines of `source` as [`check`] splits them (§1), for the
+/// outline: a line that does not split (a malformed tag, a tag alone, an
+/// unclosed set literal) is left out, as `check` leaves it out after
+/// reporting it.
+pub(super) fn statement_lines(source: &str) -> Vec<Line> {
+    split_lines(source, &mut Vec::new())
+}
+
 /// Blanks as §1 reads them: space, tab, form feed, vertical tab.
 pub(super) fn is_blank(c: char) -> bool {
     c == ' ' || c == '\t' || c == '\x0c' || c == '\x0b'
@@ -349,7 +367,8 @@ pub(super) struct StatementParts {
     pub args: Vec<String>,
 }
 
-fn is_name(text: &str) -> bool {
+/// A name (§1): a letter followed by letters and digits.
+pub(super) fn is_name(text: &str) -> bool {
     let mut chars = text.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric())
@@ -939,7 +958,7 @@ impl Lowering<'_> {
 
 /// A piece variable name: `W`/`B`, a kind letter, an optional index
 /// (`WR2`, `BP8`; §3).
-fn piece_variable(name: &str) -> Option<Var> {
+pub(super) fn piece_variable(name: &str) -> Option<Var> {
     let bytes = name.as_bytes();
     let mover = match bytes.first()? {
         b'W' => true,
