@@ -157,8 +157,8 @@ pub(super) fn answer(documents: &Documents, request: Request) -> Answer {
         }
         Completion::METHOD => {
             let p: lsp::CompletionParams = params(request)?;
-            let (doc, _) = at(documents, &p.text_document_position)?;
-            json(completions(doc.outline()))
+            let (doc, offset) = at(documents, &p.text_document_position)?;
+            json(completions(doc, offset))
         }
         GotoDefinition::METHOD => {
             let p: lsp::GotoDefinitionParams = params(request)?;
@@ -271,10 +271,29 @@ fn markdown(text: &str) -> lsp::MarkupContent {
     }
 }
 
-fn completions(outline: &Outline) -> lsp::CompletionResponse {
-    let items = outline
+/// At most this many completion items are sent at once; past it the list
+/// is marked incomplete, and the editor asks again as more is typed (a
+/// 100,000-statement program has 100,000 labels).
+pub const MAX_COMPLETIONS: usize = 1000;
+
+/// The completions that start with the word before `offset` (compared
+/// without case), at most [`MAX_COMPLETIONS`] of them.
+fn completions(doc: &Document, offset: usize) -> lsp::CompletionList {
+    let before = &doc.text[..offset];
+    let word_start = before
+        .rfind(|c: char| c.is_whitespace() || ",;?!.%\"".contains(c))
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let prefix = before[word_start..].to_ascii_lowercase();
+    let mut matching = doc
+        .outline()
         .completions
         .iter()
+        .filter(|c| c.label.to_ascii_lowercase().starts_with(&prefix));
+    let items: Vec<lsp::CompletionItem> = matching
+        .by_ref()
+        .take(MAX_COMPLETIONS)
         .map(|c| lsp::CompletionItem {
             label: c.label.clone(),
             kind: Some(match c.kind {
@@ -290,7 +309,10 @@ fn completions(outline: &Outline) -> lsp::CompletionResponse {
             ..lsp::CompletionItem::default()
         })
         .collect();
-    lsp::CompletionResponse::Array(items)
+    lsp::CompletionList {
+        is_incomplete: matching.next().is_some(),
+        items,
+    }
 }
 
 /// The spans of the definition named at `offset` and of all its uses.
