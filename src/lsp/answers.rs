@@ -63,24 +63,21 @@ fn token_type(kind: TokenKind) -> (u32, u32) {
     }
 }
 
-/// Every diagnostic of `text` as `language` checks it (errors, or the
-/// warnings of a program that checks), in the protocol's form: the
+/// `found`, the diagnostics of `text`, in the protocol's form: the
 /// headline with the notes below it, as the command line prints them, and
 /// the secondary places as related information.
 pub(super) fn diagnostics(
-    language: Language,
+    found: &[Diagnostic],
     text: &str,
     index: &LineIndex,
     uri: &Uri,
 ) -> Vec<lsp::Diagnostic> {
-    found(language, text)
-        .iter()
-        .map(|d| to_lsp(d, text, index, uri))
-        .collect()
+    found.iter().map(|d| to_lsp(d, text, index, uri)).collect()
 }
 
-/// The front end's diagnostics of `text`.
-fn found(language: Language, text: &str) -> Vec<Diagnostic> {
+/// The front end's diagnostics of `text` as `language` checks it: its
+/// errors, or the warnings of a program that checks.
+pub(super) fn found(language: Language, text: &str) -> Vec<Diagnostic> {
     match driver::check(language, text) {
         Ok(checked) => checked.warnings,
         Err(errors) => errors,
@@ -370,15 +367,16 @@ fn rename(
         .map(|span| (span, new_name.to_string()))
         .collect();
     let renamed = apply(&doc.text, &edits);
-    let before: Vec<String> = found(doc.language, &doc.text)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .map(|d| d.message)
+    let before: Vec<&str> = doc
+        .found()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
         .collect();
     let broken = found(doc.language, &renamed)
         .into_iter()
         .filter(Diagnostic::is_error)
-        .find(|d| !before.contains(&d.message));
+        .find(|d| !before.contains(&d.message.as_str()));
     if let Some(d) = broken {
         return Err(format!(
             "renaming {} {name} to {new_name} would break the program: {}",
@@ -497,7 +495,7 @@ fn code_actions(doc: &Document, uri: &Uri, range: lsp::Range) -> Vec<lsp::CodeAc
     let from = doc.index.offset(&doc.text, range.start);
     let to = doc.index.offset(&doc.text, range.end);
     let mut actions = Vec::new();
-    for d in found(doc.language, &doc.text) {
+    for d in doc.found() {
         let span = &d.primary.span;
         if span.start > to || span.end < from {
             continue;
@@ -507,7 +505,7 @@ fn code_actions(doc: &Document, uri: &Uri, range: lsp::Range) -> Vec<lsp::CodeAc
             actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
                 title: fix.title.clone(),
                 kind: Some(lsp::CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![to_lsp(&d, &doc.text, &doc.index, uri)]),
+                diagnostics: Some(vec![to_lsp(d, &doc.text, &doc.index, uri)]),
                 edit: Some(workspace_edit(uri.clone(), edit)),
                 is_preferred: Some(d.fixes.len() == 1),
                 ..lsp::CodeAction::default()

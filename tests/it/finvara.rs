@@ -18,7 +18,7 @@ use icp2c::lang::Lang;
 use icp2c::lang::finvara;
 use icp2c::lang::finvara::runtime::board as fin_board;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use support::Case;
 
 fn root() -> PathBuf {
