@@ -65,15 +65,41 @@ fn token_type(kind: TokenKind) -> (u32, u32) {
 
 /// `found`, the diagnostics of `text`, in the protocol's form: the
 /// headline with the notes below it, as the command line prints them, and
-/// the secondary places as related information.
+/// the secondary places as related information. At most [`MAX_PUBLISHED`]
+/// are sent (a binary file opened by mistake has a diagnostic a line);
+/// then one more, where the next would be, counts the rest.
 pub(super) fn diagnostics(
     found: &[Diagnostic],
     text: &str,
     index: &LineIndex,
     uri: &Uri,
 ) -> Vec<lsp::Diagnostic> {
-    found.iter().map(|d| to_lsp(d, text, index, uri)).collect()
+    let mut out: Vec<lsp::Diagnostic> = found
+        .iter()
+        .take(MAX_PUBLISHED)
+        .map(|d| to_lsp(d, text, index, uri))
+        .collect();
+    if let Some(next) = found.get(MAX_PUBLISHED) {
+        let errors = found[MAX_PUBLISHED..]
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
+        out.push(lsp::Diagnostic {
+            range: index.range(text, &next.primary.span),
+            severity: Some(lsp::DiagnosticSeverity::INFORMATION),
+            source: Some("icp2c".to_string()),
+            message: format!(
+                "… and {} more diagnostics ({errors} errors) not shown: `icp2c --check` lists them",
+                found.len() - MAX_PUBLISHED
+            ),
+            ..lsp::Diagnostic::default()
+        });
+    }
+    out
 }
+
+/// At most this many diagnostics of a document are published.
+pub const MAX_PUBLISHED: usize = 1000;
 
 /// The front end's diagnostics of `text` as `language` checks it: its
 /// errors, or the warnings of a program that checks.

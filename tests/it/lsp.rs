@@ -404,3 +404,22 @@ fn completions_follow_what_is_typed_and_stop_at_a_thousand() {
     assert_eq!(all["items"].as_array().unwrap().len(), 1000);
     assert_eq!(all["isIncomplete"], true);
 }
+
+#[test]
+fn a_thousand_diagnostics_are_published_and_the_rest_counted() {
+    let c = Client::start();
+    let uri = "file:///w/binary.icp";
+    let text: String = (0..1500).map(|_| "\u{1}\n").collect();
+    c.open(uri, "infchesspro", &text);
+    let found = c.diagnostics(uri, Some(1));
+    assert_eq!(found.len(), 1001);
+    assert_eq!(found[1000]["severity"], 3);
+    assert!(
+        found[1000]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("… and 500 more diagnostics (500 errors)"),
+        "{}",
+        found[1000]
+    );
+}
