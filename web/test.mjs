@@ -228,7 +228,10 @@ test('the board view steps through multiply.icp forwards and backwards', async (
     assert.ok(eleven.some((q) => q.join() === p.join()), `${p} after 11 steps: ${JSON.stringify(eleven)}`);
   }
   // The board draws them on their squares, the moved ones marked.
-  assert.equal(await page.textContent('[data-square="0,5"] .piece'), '♖');
+  // White pieces are drawn with the solid glyph, filled white (see the
+  // contrast test); the piece list keeps the usual white symbol.
+  assert.equal(await page.textContent('[data-square="0,5"] .piece.w'), '♜');
+  assert.equal(await page.getAttribute('[data-square="0,5"] .piece', 'data-piece'), 'wr');
   assert.equal(await page.textContent('[data-square="0,5"] .name'), 'a');
   assert.equal(await page.textContent('[data-square="0,1000000"] .name'), 'out');
   assert.ok(await page.locator('[data-square="0,1000000"].changed').count(), 'the placed pawn is marked');
