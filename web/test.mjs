@@ -339,3 +339,157 @@ test('a shared link carries the program', async () => {
   await other.close();
   await page.close();
 });
+
+// -- a debugger people trust ------------------------------------------------
+
+/** The page's status: its state and text. */
+const status = (page) => page.evaluate(() => ({ state: document.getElementById('status').dataset.state, text: document.getElementById('status').textContent }));
+
+/** Standard output as shown, and how many bytes the page holds. */
+const shownOutput = (page) =>
+  page.evaluate(() => {
+    const pre = document.getElementById('stdout');
+    return { text: pre.textContent, bytes: Number(pre.dataset.bytes), hidden: Number(pre.dataset.hidden) };
+  });
+
+/** True when `text` is countdown.fin's output from `from` down, line by
+ * line (perhaps cut inside its last line). */
+function countsDown(text, from) {
+  const lines = text.split('\n');
+  const last = lines.pop();
+  return lines.length > 0 && lines.every((l, i) => l === String(from - i)) && String(from - lines.length).startsWith(last);
+}
+
+test('one run at a time: a new program, Run or Watch ends the run in flight, and nothing of it shows', async () => {
+  const page = await open();
+  // About 3 s of steps (some 10^8 a second), ending by --max-steps.
+  await page.evaluate(() => window.playground.setSource('# spins\n1. ^?1\n', 'icp', 'spin.icp'));
+  await page.fill('#max-steps', '300000000');
+  await page.click('#run');
+  await page.waitForTimeout(300);
+  assert.equal((await status(page)).state, 'running');
+  await page.selectOption('#example', 'sum.icp');
+  assert.deepEqual(await status(page), { state: 'idle', text: 'Ready.' }, 'loading an example ends the run');
+  // The next run is not held up by the old one's worker.
+  let started = Date.now();
+  await page.click('#run');
+  await settled(page);
+  assert.ok(Date.now() - started < 2000, `sum ran in ${Date.now() - started} ms, after the old run was ended`);
+  const sumOut = native(['run', 'examples/sum.icp'], await page.inputValue('#input')).stdout;
+  assert.equal(await page.textContent('#stdout'), sumOut);
+  const done = await status(page);
+  assert.equal(done.state, 'done');
+  // Past the time the old run would have ended: no "Finished" or output of it.
+  await page.waitForTimeout(3500);
+  assert.deepEqual(await status(page), done, 'the old run changes nothing');
+  assert.equal(await page.textContent('#stdout'), sumOut);
+  assert.equal(await page.textContent('#exit'), 'exit status 0');
+
+  // A program that prints as it goes, forever: another example loaded
+  // during its run shows none of its output.
+  await page.selectOption('#example', 'countdown.fin');
+  await page.fill('#max-steps', '');
+  await page.fill('#input', '1000000000');
+  await page.click('#run');
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 0, null, WAIT);
+  await page.selectOption('#example', 'beer.icp');
+  await page.waitForTimeout(1000);
+  assert.equal(await page.textContent('#stdout'), '', 'no stale output');
+  assert.deepEqual(await status(page), { state: 'idle', text: 'Ready.' });
+  started = Date.now();
+  await page.click('#run');
+  await settled(page);
+  assert.ok(Date.now() - started < 2000, `beer ran in ${Date.now() - started} ms`);
+  assert.equal(await page.textContent('#stdout'), native(['run', 'examples/beer.icp']).stdout);
+
+  // Run again during a run (Ctrl+Enter): the first run ends, and the
+  // output is the second run's alone (two runs would interleave lines).
+  await page.selectOption('#example', 'countdown.fin');
+  await page.fill('#input', '1000000000');
+  await page.click('#run');
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 2000, null, WAIT);
+  await page.evaluate(() => {
+    window.playground.run(); // as Ctrl+Enter does; not awaited: it runs on
+  });
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 5000, null, WAIT);
+  await page.click('#stop');
+  const again = await shownOutput(page);
+  assert.ok(countsDown(again.text, 1000000000), `one run's countdown:\n${again.text.slice(0, 200)}`);
+
+  // The same for Watch: a recording in flight is dropped with its program.
+  await page.evaluate(() => window.playground.setSource('# forever\n1. ^?1\n', 'icp', 'forever.icp'));
+  await page.click('#watch');
+  await page.selectOption('#example', 'multiply.icp');
+  await page.waitForTimeout(3000);
+  assert.equal(await page.evaluate(() => window.playground.replay), null, 'no recording of the old program');
+  assert.equal(await page.textContent('#board-note'), 'Press Watch to record a run and step through it.');
+  assert.deepEqual(await status(page), { state: 'idle', text: 'Ready.' });
+  await page.click('#watch');
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.playground.replay.rec.stdout), '42\n', "multiply's own recording");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('output streams while a program runs, Run shows it, and Stop keeps it', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'countdown.fin');
+  await page.fill('#input', '1000000000');
+  await page.click('[data-tab=board]');
+  await page.click('#run');
+  assert.equal(await page.isVisible('#tab-output'), true, 'Run switches to the Output tab');
+  // Output shows during the run, and grows.
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 0, null, WAIT);
+  const early = await shownOutput(page);
+  assert.equal((await status(page)).state, 'running', 'output before the run ends');
+  await page.waitForFunction((n) => Number(document.getElementById('stdout').dataset.bytes) > n, early.bytes, WAIT);
+  await page.click('#stop');
+  const stopped = await shownOutput(page);
+  assert.equal((await status(page)).state, 'stopped');
+  assert.ok(stopped.bytes > early.bytes);
+  assert.equal(stopped.text.length, stopped.bytes, 'all of it shown (it is small)');
+  assert.ok(countsDown(stopped.text, 1000000000), `countdown.fin's lines:\n${stopped.text.slice(0, 200)}`);
+  assert.match(await page.textContent('#exit'), /^stopped by you after \d+ ms: no exit status \(the output above is the [\d,]+ bytes/);
+  await page.waitForTimeout(500);
+  assert.deepEqual(await shownOutput(page), stopped, 'nothing arrives after Stop');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('16 MiB of output: a bounded view, a download of all of it, and no long task', async () => {
+  const page = await open();
+  const line = `${'0123456789'.repeat(99)}!!!`;
+  const program = `# prints until the page's 16 MiB are full\n1. "${line}\n2. ^?1\n`;
+  await page.evaluate((p) => window.playground.setSource(p, 'icp', 'flood.icp'), program);
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask' });
+  });
+  await page.click('#run');
+  await settled(page);
+  // Let the observer report the last tasks.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  const tasks = await page.evaluate(() => window.longTasks);
+  console.log(`# 16 MiB of output: long tasks ${JSON.stringify(tasks)} ms`);
+  // A frame is 16 ms; 200 ms leaves a wide margin for a loaded CI machine
+  // (drawing the whole output at once takes seconds).
+  assert.ok(tasks.every((ms) => ms <= 200), `long tasks: ${tasks}`);
+  const MiB16 = 16 << 20;
+  const want = `${line}\n`.repeat(Math.ceil(MiB16 / (line.length + 1))).slice(0, MiB16);
+  const shown = await shownOutput(page);
+  assert.equal(shown.bytes, MiB16);
+  assert.ok(shown.text.length < 80_000, `at most a bounded window is drawn (${shown.text.length} characters)`);
+  const note = await page.textContent('#stdout .hidden-note');
+  assert.equal(shown.hidden, MiB16 - 2 * 32768);
+  assert.match(note, /… 16,711,680 bytes hidden \(of 16,777,216: the first and last parts are shown; download all\)/);
+  assert.ok(shown.text.startsWith(want.slice(0, 32768) + note), 'the first part, then the line');
+  assert.ok(shown.text.endsWith(note + want.slice(-32768)), 'the line, then the last part');
+  assert.equal(await page.evaluate(() => document.getElementById('exit').dataset.status), '1');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#stdout .download-all')]);
+  assert.equal(download.suggestedFilename(), 'flood.out');
+  const saved = fs.readFileSync(await download.path(), 'utf8');
+  assert.equal(saved.length, MiB16);
+  assert.ok(saved === want, 'the download holds all of it');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

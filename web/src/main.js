@@ -9,6 +9,7 @@ import { rust } from '@codemirror/lang-rust';
 import { modes } from './modes.js';
 import { instantiate, Op } from './wasm.js';
 import { Replay, drawReplay, drawPosition } from './board.js';
+import { OutputView } from './output.js';
 import examples from '../build/examples.json';
 
 /** Most steps a Watch records (each is kept for stepping back). */
@@ -105,6 +106,9 @@ const editor = new EditorView({
 const source = () => editor.state.doc.toString();
 
 function setSource(text, lang, name) {
+  // Another program: the old one's run ends, and nothing it sends shows.
+  runToken++;
+  cancelRun('superseded');
   state.lang = lang;
   state.name = name || `program.${lang}`;
   ui.lang.value = lang;
@@ -142,6 +146,7 @@ function loadExample(file) {
 let module = null;
 let icp = null;
 let worker = null;
+/** The request in the worker: {id, resolve, reject, onChunk}, or null. */
 let pending = null;
 let nextId = 1;
 
@@ -149,7 +154,12 @@ function startWorker() {
   worker = new Worker('worker.js', { type: 'module' });
   worker.onmessage = (event) => {
     const m = event.data;
+    // Anything about a request the page has given up on is ignored.
     if (m.ready || !pending || m.id !== pending.id) return;
+    if (m.chunk) {
+      pending.onChunk?.(m.chunk);
+      return;
+    }
     const { resolve, reject } = pending;
     pending = null;
     if (m.error) {
@@ -168,22 +178,36 @@ function startWorker() {
   worker.postMessage({ module });
 }
 
-/** Runs `op` in the worker; Stop rejects it. */
-function inWorker(op, fields) {
+/** Runs `op` in the worker, `onChunk(bytes)` getting its standard output
+ * as it comes; a request still in flight is ended first (one run at a
+ * time). Stop, and anything that replaces the program, rejects it. */
+function inWorker(op, fields, onChunk) {
+  cancelRun('superseded');
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending = { id, resolve, reject };
+    pending = { id, resolve, reject, onChunk };
     worker.postMessage({ id, op, fields });
   });
 }
 
-function stop() {
-  if (!pending) return;
+/** Ends the run in flight, if any, by ending its worker (a program that
+ * loops holds up nothing): its promise is rejected with `why`. */
+function cancelRun(why) {
+  if (!pending) return false;
   worker.terminate();
   const { reject } = pending;
   pending = null;
   startWorker();
-  reject(new Error('stopped'));
+  reject(new Error(why));
+  return true;
+}
+
+/** Counts the page's runs: a run's answer is shown only while it is the
+ * latest (a new program, Run or Watch makes it stale). */
+let runToken = 0;
+
+function stop() {
+  cancelRun('stopped');
 }
 
 function setStatus(kind, text) {
@@ -246,8 +270,10 @@ function checkNow() {
 
 // -- running ---------------------------------------------------------------
 
+const stdoutView = new OutputView(ui.stdout, () => `${stem()}.out`);
+
 function clearResults() {
-  ui.stdout.textContent = '';
+  stdoutView.reset();
   ui.stderr.textContent = '';
   ui.exit.textContent = '';
   ui.statements.textContent = '';
@@ -256,7 +282,8 @@ function clearResults() {
 }
 
 function showResult(result, ms) {
-  ui.stdout.textContent = result.stdout;
+  if (typeof result.stdout === 'string') stdoutView.setText(result.stdout);
+  else stdoutView.end();
   ui.stderr.textContent = result.stderr;
   ui.exit.textContent = `exit status ${result.status}`;
   ui.exit.dataset.status = String(result.status);
@@ -290,32 +317,46 @@ function chegArgs() {
 }
 
 async function run() {
+  const token = ++runToken;
+  cancelRun('superseded');
+  const steps = maxSteps();
   if (!checkedOrShown()) return;
   stopPlaying();
   clearResults();
   setStatus('running', 'Running…');
   const cheg = state.lang === 'cheg';
   if (cheg) showPosition(null);
+  else showTab('output');
   const fields = cheg
     ? [state.lang, state.name, source(), '', '', chegArgs(), '1']
-    : [state.lang, state.name, source(), ui.input.value, maxSteps(), '', ''];
+    : [state.lang, state.name, source(), ui.input.value, steps, '', ''];
+  const started = performance.now();
   try {
-    const { result, ms } = await inWorker(Op.run, fields);
+    const { result, ms } = await inWorker(Op.run, fields, (bytes) => token === runToken && stdoutView.append(bytes));
+    if (token !== runToken) return;
     showResult(result, ms);
     if (cheg) {
+      const stdout = stdoutView.text();
       ui.statements.textContent = result.stderr;
-      const best = /^bestmove (\S+) score (\S+)/m.exec(result.stdout);
-      ui.bestmove.textContent = best ? `Best move ${best[1]}, score ${best[2]} (depth ${ui.depth.value || DEFAULT_DEPTH})` : result.stdout.trim();
+      const best = /^bestmove (\S+) score (\S+)/m.exec(stdout);
+      ui.bestmove.textContent = best ? `Best move ${best[1]}, score ${best[2]} (depth ${ui.depth.value || DEFAULT_DEPTH})` : stdout.trim();
       showPosition(best ? best[1] : null);
     }
   } catch (error) {
-    failed(error);
+    if (token === runToken) failed(error, performance.now() - started);
   }
 }
 
-function failed(error) {
-  if (error.message === 'stopped') setStatus('stopped', 'Stopped.');
-  else setStatus('error', `Internal error: ${error.message}`);
+function failed(error, ms) {
+  if (error.message === 'superseded') return;
+  if (error.message === 'stopped') {
+    stdoutView.end();
+    const shown = stdoutView.bytes;
+    const kept = shown ? ` (the output above is the ${shown.toLocaleString('en')} bytes it printed until then)` : '';
+    ui.exit.textContent = `stopped by you after ${Math.round(ms)} ms: no exit status${kept}`;
+    ui.exit.dataset.status = 'stopped';
+    setStatus('stopped', 'Stopped.');
+  } else setStatus('error', `Internal error: ${error.message}`);
 }
 
 function showPosition(best) {
@@ -324,14 +365,18 @@ function showPosition(best) {
 
 async function watch() {
   if (state.lang === 'cheg') return run();
+  const token = ++runToken;
+  cancelRun('superseded');
+  const limit = maxSteps();
   if (!checkedOrShown()) return;
   stopPlaying();
   clearResults();
   setStatus('running', 'Recording the run step by step…');
-  const limit = maxSteps();
   const steps = limit && BigInt(limit) < BigInt(WATCH_LIMIT) ? limit : String(WATCH_LIMIT);
+  const started = performance.now();
   try {
     const { result, ms } = await inWorker(Op.record, [state.lang, state.name, source(), ui.input.value, steps]);
+    if (token !== runToken) return;
     if (!result.ok) {
       setStatus('error', result.error || result.stderr);
       return;
@@ -345,7 +390,7 @@ async function watch() {
     showTab('board');
     renderStep();
   } catch (error) {
-    failed(error);
+    if (token === runToken) failed(error, performance.now() - started);
   }
 }
 
