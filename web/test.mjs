@@ -493,3 +493,72 @@ test('16 MiB of output: a bounded view, a download of all of it, and no long tas
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('work is kept: drafts per language survive a reload, and a shared link is a copy', async () => {
+  const page = await open();
+  const mine = '# mine\n1. "mine\n';
+  await page.evaluate(() => window.playground.setSource('', 'icp', 'program.icp'));
+  await page.click('#editor .cm-content');
+  await page.keyboard.insertText(mine);
+  await page.fill('#input', 'my input');
+  await page.fill('#max-steps', '500');
+  const savedDraft = () => page.evaluate(() => JSON.parse(localStorage.getItem('icp2c.playground.draft.icp') || 'null'));
+  await page.waitForFunction(() => (localStorage.getItem('icp2c.playground.draft.icp') || '').includes('"maxSteps":"500"'), null, WAIT);
+  await page.reload();
+  await page.evaluate(() => window.playground.ready);
+  assert.equal(await page.evaluate(() => window.playground.source()), mine, 'the program comes back');
+  assert.equal(await page.inputValue('#input'), 'my input');
+  assert.equal(await page.inputValue('#max-steps'), '500');
+  assert.equal(await page.textContent('#file-name'), 'program.icp');
+  assert.equal(await page.isVisible('#draft-bar'), false, 'nothing kept aside yet');
+
+  // A shared link (made on another page) opens as a copy.
+  const sharer = await open();
+  await sharer.selectOption('#example', 'sum.icp');
+  await sharer.fill('#input', '1 2 3');
+  await sharer.click('#share');
+  await sharer.waitForFunction(() => document.getElementById('share-link').value.includes('#p='), null, WAIT);
+  const link = await sharer.inputValue('#share-link');
+  const sum = await sharer.evaluate(() => window.playground.source());
+  await sharer.close();
+  const openLink = async () => {
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.evaluate(() => window.playground.ready);
+  };
+  await openLink();
+  assert.equal(await page.evaluate(() => window.playground.source()), sum);
+  assert.equal(await page.inputValue('#input'), '1 2 3');
+  assert.equal((await savedDraft()).source, mine, 'the link does not overwrite the draft');
+  assert.equal(await page.isVisible('#draft-bar'), true);
+  await page.click('#restore-draft');
+  assert.equal(await page.evaluate(() => window.playground.source()), mine, 'one click brings the draft back');
+  assert.equal(await page.inputValue('#input'), 'my input');
+
+  // Edits of a link's copy are saved as your own; your draft stays one click away.
+  await openLink();
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.insertText('# edited\n');
+  await page.waitForFunction(() => (localStorage.getItem('icp2c.playground.draft.icp') || '').includes('# edited'), null, WAIT);
+  assert.equal(new URL(page.url()).hash, '', 'the link no longer describes the program');
+  await page.reload();
+  await page.evaluate(() => window.playground.ready);
+  assert.equal(await page.evaluate(() => window.playground.source()), `# edited\n${sum}`, 'the edited copy is the draft now');
+  assert.equal(await page.isVisible('#draft-bar'), true);
+  await page.click('#restore-draft');
+  assert.equal(await page.evaluate(() => window.playground.source()), mine);
+  assert.equal((await savedDraft()).source, mine);
+  // Each language has its own draft.
+  await page.selectOption('#example', 'countdown.fin');
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.insertText('# fin edit\n');
+  await page.waitForFunction(() => (localStorage.getItem('icp2c.playground.draft.fin') || '').includes('# fin edit'), null, WAIT);
+  await page.reload();
+  await page.evaluate(() => window.playground.ready);
+  assert.match(await page.evaluate(() => window.playground.source()), /# fin edit\n$/, 'the last language edited comes back');
+  assert.equal((await savedDraft()).source, mine, "InfChessPro's draft is its own");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -56,6 +56,9 @@ const ui = {
   bestmove: $('bestmove'),
   statements: $('statements'),
   boardNote: $('board-note'),
+  draftBar: $('draft-bar'),
+  draftNote: $('draft-note'),
+  restoreDraft: $('restore-draft'),
 };
 
 // -- the program being edited -------------------------------------------
@@ -97,6 +100,7 @@ const editor = new EditorView({
         if (update.docChanged) {
           scheduleCheck();
           if (state.replay) forgetReplay();
+          if (!replacing) edited();
         }
       }),
     ],
@@ -104,6 +108,114 @@ const editor = new EditorView({
 });
 
 const source = () => editor.state.doc.toString();
+
+// -- work kept: a draft per language in localStorage -----------------------
+//
+// What you edit (the program, its input and options) is saved as the draft
+// of its language, and the last language's draft comes back on reload.
+// Loading an example or a shared link shows it without saving it: if it
+// hides a saved draft, that draft is kept aside (one a language) and
+// "Restore my draft" brings it back (the program it replaces is kept aside
+// in its turn, so nothing is lost). Your edits of an example or a link are
+// then saved as your draft.
+
+const KEY = 'icp2c.playground.';
+const draftKey = (lang) => `${KEY}draft.${lang}`;
+const asideKey = (lang) => `${KEY}aside.${lang}`;
+/** True while the page, not you, replaces the program. */
+let replacing = false;
+let saveTimer = null;
+
+function readStored(key) {
+  try {
+    const data = JSON.parse(localStorage.getItem(key) || 'null');
+    return data && typeof data.source === 'string' && EXTENSIONS[data.lang] ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(key, data) {
+  try {
+    if (data) localStorage.setItem(key, JSON.stringify(data));
+    else localStorage.removeItem(key);
+  } catch {
+    // Storage full or refused (a private window): the page works on.
+  }
+}
+
+/** The program, its input and options as they are now. */
+function current() {
+  return {
+    lang: state.lang,
+    name: state.name,
+    source: source(),
+    input: ui.input.value,
+    maxSteps: ui.maxSteps.value,
+    fen: ui.fen.value,
+    depth: ui.depth.value,
+    noEndgame: ui.noEndgame.checked,
+  };
+}
+
+/** You changed the program or an option: save it (soon) as your draft. */
+function edited() {
+  // A link no longer describes what you edit.
+  if (location.hash.startsWith('#p=')) history.replaceState(null, '', location.href.split('#')[0]);
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveDraft, 300);
+}
+
+function saveDraft() {
+  clearTimeout(saveTimer);
+  saveTimer = null;
+  writeStored(draftKey(state.lang), current());
+  try {
+    localStorage.setItem(`${KEY}lang`, state.lang);
+  } catch {}
+}
+
+/** Shows `data` (a draft, an example or a link's program). */
+function show(data) {
+  ui.input.value = data.input || '';
+  if ('maxSteps' in data) ui.maxSteps.value = data.maxSteps || '';
+  ui.fen.value = data.fen || '';
+  ui.depth.value = data.depth || String(DEFAULT_DEPTH);
+  ui.noEndgame.checked = !!data.noEndgame;
+  setSource(String(data.source || ''), data.lang, String(data.name || `program.${data.lang}`));
+}
+
+/** About to show something that is not your draft: a saved draft it would
+ * hide is kept aside, and the bar offers it back. */
+function keepDraftAside(lang, incoming) {
+  if (saveTimer) saveDraft();
+  const draft = readStored(draftKey(lang));
+  if (draft && draft.source !== incoming.source) writeStored(asideKey(lang), draft);
+  showDraftBar(lang);
+}
+
+function showDraftBar(lang) {
+  const aside = readStored(asideKey(lang));
+  ui.draftBar.hidden = !aside;
+  if (aside) ui.draftNote.textContent = `Your draft ${aside.name} (${aside.source.split('\n').length} lines) is kept.`;
+}
+
+/** "Restore my draft": the kept draft comes back, as your draft; what it
+ * replaces is kept aside in its place. */
+function restoreDraft() {
+  const aside = readStored(asideKey(state.lang));
+  if (!aside) return;
+  const now = current();
+  writeStored(asideKey(state.lang), now.source !== aside.source ? now : null);
+  show(aside);
+  saveDraft();
+  showDraftBar(state.lang);
+}
+
+function forgetAside() {
+  writeStored(asideKey(state.lang), null);
+  showDraftBar(state.lang);
+}
 
 function setSource(text, lang, name) {
   // Another program: the old one's run ends, and nothing it sends shows.
@@ -115,10 +227,15 @@ function setSource(text, lang, name) {
   const example = state.name.startsWith('examples/') ? state.name.slice('examples/'.length) : '';
   ui.example.value = examples.some((e) => e.file === example) ? example : '';
   ui.fileName.textContent = state.name;
-  editor.dispatch({
-    changes: { from: 0, to: editor.state.doc.length, insert: text },
-    effects: [language.reconfigure(modes[lang]), stepLine.of(null)],
-  });
+  replacing = true;
+  try {
+    editor.dispatch({
+      changes: { from: 0, to: editor.state.doc.length, insert: text },
+      effects: [language.reconfigure(modes[lang]), stepLine.of(null)],
+    });
+  } finally {
+    replacing = false;
+  }
   ui.chegOptions.hidden = lang !== 'cheg';
   ui.inputBox.hidden = lang === 'cheg';
   ui.watch.hidden = lang === 'cheg';
@@ -133,12 +250,8 @@ function setSource(text, lang, name) {
 function loadExample(file) {
   const ex = examples.find((e) => e.file === file);
   if (!ex) return;
-  ui.example.value = file;
-  ui.input.value = ex.input;
-  ui.fen.value = ex.fen || '';
-  ui.depth.value = String(ex.depth || DEFAULT_DEPTH);
-  ui.noEndgame.checked = false;
-  setSource(ex.source, ex.lang, `examples/${ex.file}`);
+  keepDraftAside(ex.lang, ex);
+  show({ lang: ex.lang, name: `examples/${ex.file}`, source: ex.source, input: ex.input, fen: ex.fen, depth: ex.depth && String(ex.depth) });
 }
 
 // -- the library: on the page for quick answers, in a worker for runs ----
@@ -561,21 +674,61 @@ async function shareLink() {
   }
 }
 
-async function loadFromLink() {
-  const m = /^#p=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (!m) return false;
+/** Why a link's program could not be read, in words. */
+class LinkError extends Error {}
+
+/** The program a `#p=` link carries; a LinkError says why it cannot. */
+async function readLink(packed) {
+  let bytes;
   try {
-    const data = JSON.parse(new TextDecoder().decode(await squeeze(fromBase64Url(m[1]), 'decompress')));
-    if (!EXTENSIONS[data.lang]) throw new Error(`unknown language ${data.lang}`);
-    ui.example.value = '';
-    ui.input.value = data.input || '';
-    ui.fen.value = data.fen || '';
-    ui.depth.value = data.depth || String(DEFAULT_DEPTH);
-    ui.noEndgame.checked = !!data.noEndgame;
-    setSource(String(data.source || ''), data.lang, String(data.name || `program.${data.lang}`));
+    bytes = fromBase64Url(packed);
+  } catch {
+    throw new LinkError('its text is not what the Share button writes (a character was changed or added)');
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await squeeze(bytes, 'decompress'));
+  } catch {
+    // A deflate stream that ends early or holds garbage: the browser only
+    // says "Failed to fetch".
+    throw new LinkError('it is damaged or cut short (perhaps not copied whole): its compressed program does not unpack');
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new LinkError('it unpacks, but not to a program the Share button wrote');
+  }
+  if (!data || typeof data !== 'object' || typeof data.source !== 'string') throw new LinkError('it carries no program');
+  if (!EXTENSIONS[data.lang]) throw new LinkError(`it names a language the page does not know (${JSON.stringify(String(data.lang))})`);
+  return data;
+}
+
+/** Shows the program of the page's `#p=` link, as a copy: your saved draft
+ * is kept (Restore my draft brings it back). False when there is no link,
+ * or after saying why it could not be read. */
+async function loadFromLink() {
+  if (!location.hash.startsWith('#p=')) return false;
+  const m = /^#p=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  try {
+    if (!m || !m[1]) throw new LinkError('its text is not what the Share button writes (a character was changed or added)');
+    const data = await readLink(m[1]);
+    const copy = {
+      lang: data.lang,
+      name: String(data.name || `program.${data.lang}`),
+      source: data.source,
+      input: String(data.input || ''),
+      fen: String(data.fen || ''),
+      depth: String(data.depth || DEFAULT_DEPTH),
+      noEndgame: !!data.noEndgame,
+    };
+    keepDraftAside(copy.lang, copy);
+    show(copy);
+    setStatus('idle', 'A shared program (a copy: your own draft is kept).');
     return true;
   } catch (error) {
-    setStatus('error', `This link's program could not be read (${error.message}).`);
+    const why = error instanceof LinkError ? error.message : `an unexpected error: ${error.message}`;
+    setStatus('error', `This link's program could not be read: ${why}. Ask for the link again.`);
     return false;
   }
 }
@@ -591,9 +744,17 @@ function wire() {
   }
   ui.example.onchange = () => ui.example.value && loadExample(ui.example.value);
   ui.lang.onchange = () => {
-    ui.example.value = '';
-    setSource(source(), ui.lang.value, `program.${ui.lang.value}`);
+    // The same text, read as the other language: your edit.
+    const lang = ui.lang.value;
+    keepDraftAside(lang, { source: source() });
+    setSource(source(), lang, `program.${lang}`);
+    saveDraft();
   };
+  for (const field of [ui.input, ui.maxSteps, ui.fen, ui.depth, ui.noEndgame]) field.addEventListener('input', edited);
+  ui.noEndgame.addEventListener('change', edited);
+  ui.restoreDraft.onclick = restoreDraft;
+  $('forget-draft').onclick = forgetAside;
+  window.addEventListener('pagehide', () => saveTimer && saveDraft());
   ui.run.onclick = run;
   ui.watch.onclick = watch;
   ui.stop.onclick = stop;
@@ -628,7 +789,15 @@ async function main() {
   const linked = await loadFromLink();
   if (!linked) {
     const failed = ui.status.dataset.state === 'error' ? ui.status.textContent : null;
-    loadExample(examples.some((e) => e.file === 'beer.icp') ? 'beer.icp' : examples[0].file);
+    let lang = null;
+    try {
+      lang = localStorage.getItem(`${KEY}lang`);
+    } catch {}
+    const draft = EXTENSIONS[lang] ? readStored(draftKey(lang)) : null;
+    if (draft) {
+      show(draft);
+      showDraftBar(draft.lang);
+    } else loadExample(examples.some((e) => e.file === 'beer.icp') ? 'beer.icp' : examples[0].file);
     if (failed) setStatus('error', failed);
   }
   showTab('output');
