@@ -562,3 +562,80 @@ test('work is kept: drafts per language survive a reload, and a shared link is a
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('readable: Max steps is checked, a damaged link is explained, pieces stand out', async () => {
+  const page = await open();
+  await page.evaluate(() => window.playground.setSource('# forever\n1. ^?1\n', 'icp', 'forever.icp'));
+  for (const [bad, why] of [
+    ['abc', /must be a whole number of steps \(“abc” is not\)/],
+    ['-5', /cannot be negative/],
+    ['1e3', /must be written out in digits/],
+    ['99999999999999999999', /can be at most/],
+  ]) {
+    await page.fill('#max-steps', bad);
+    assert.equal(await page.isVisible('#max-steps-error'), true, bad);
+    assert.match(await page.textContent('#max-steps-error'), why);
+    await page.click('#run');
+    const s = await status(page);
+    assert.equal(s.state, 'error', `${bad} is refused`);
+    assert.match(s.text, why);
+    assert.equal(await page.textContent('#exit'), '', 'nothing ran');
+  }
+  await page.fill('#max-steps', '1_000');
+  assert.equal(await page.isVisible('#max-steps-error'), false);
+  await page.click('#run');
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.getElementById('exit').dataset.status), '3', 'stopped after 1,000 steps');
+
+  // Damaged links say what is wrong, in words.
+  const sharer = await open();
+  await sharer.selectOption('#example', 'sum.icp');
+  await sharer.click('#share');
+  await sharer.waitForFunction(() => document.getElementById('share-link').value.includes('#p='), null, WAIT);
+  const link = await sharer.inputValue('#share-link');
+  await sharer.close();
+  for (const [broken, why] of [
+    [link.slice(0, link.length - 20), /damaged or cut short/],
+    [`${link.split('#')[0]}#p=not+a+link`, /not what the Share button writes/],
+  ]) {
+    const other = await open(broken);
+    const s = await status(other);
+    assert.equal(s.state, 'error');
+    assert.match(s.text, /^This link's program could not be read: /);
+    assert.match(s.text, why);
+    assert.doesNotMatch(s.text, /fetch|TypeError/i);
+    assert.match(await other.evaluate(() => window.playground.source()), /bottles of beer/, 'the page works on');
+    await other.close();
+  }
+
+  // White pieces: solid, with a dark outline that stands out from both
+  // square colours (WCAG contrast of at least 3:1, from the computed styles).
+  await page.selectOption('#example', 'multiply.icp');
+  await page.click('#watch');
+  await settled(page);
+  await stepTo(page, 7);
+  const look = await page.evaluate(() => {
+    const piece = document.querySelector('#board .piece.w');
+    const style = getComputedStyle(piece);
+    const bg = (cls) => getComputedStyle(document.querySelector(`#board .sq.${cls}`)).backgroundColor;
+    return { glyph: piece.textContent, fill: style.color, stroke: style.webkitTextStrokeColor, width: style.webkitTextStrokeWidth, light: bg('light'), dark: bg('dark') };
+  });
+  const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const luminance = (c) => {
+    const [r, g, b] = rgb(c).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  assert.ok('♚♛♜♝♞♟'.includes(look.glyph), `a solid glyph: ${look.glyph}`);
+  assert.equal(look.fill, 'rgb(255, 255, 255)', 'filled white');
+  assert.ok(parseFloat(look.width) >= 1, `an outline: ${look.width}`);
+  for (const square of [look.light, look.dark]) {
+    const ratio = contrast(look.stroke, square);
+    assert.ok(ratio >= 3, `outline ${look.stroke} on ${square}: ${ratio.toFixed(2)}:1`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

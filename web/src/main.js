@@ -56,6 +56,7 @@ const ui = {
   bestmove: $('bestmove'),
   statements: $('statements'),
   boardNote: $('board-note'),
+  maxStepsError: $('max-steps-error'),
   draftBar: $('draft-bar'),
   draftNote: $('draft-note'),
   restoreDraft: $('restore-draft'),
@@ -242,6 +243,7 @@ function setSource(text, lang, name) {
   ui.maxSteps.parentElement.hidden = lang === 'cheg';
   forgetReplay();
   clearResults();
+  checkMaxSteps();
   checkNow();
   if (lang === 'cheg' && icp) showPosition(null);
   showTab(activeTab);
@@ -416,9 +418,43 @@ function checkedOrShown() {
   return null;
 }
 
+const U64_MAX = 18446744073709551615n;
+
+/** Why *Max steps* is refused, or null: it is empty (no limit) or a whole
+ * number of steps (digits, grouped with `_`, `,` or spaces if you like),
+ * 0 to 2^64 - 1 as `--max-steps` takes. */
+function maxStepsProblem() {
+  const raw = ui.maxSteps.value.trim();
+  const text = raw.replace(/[_,\s]/g, '');
+  if (text === '') return null;
+  if (!/^\d+$/.test(text)) {
+    if (/^[-−]/.test(text)) return `Max steps cannot be negative (“${raw}”): give a whole number of steps, or leave it empty for no limit.`;
+    if (/^[\d.]+(e[+-]?\d+)?$/i.test(text)) return `Max steps must be written out in digits (“${raw}”): no decimals or exponents, such as 1000.`;
+    return `Max steps must be a whole number of steps (“${raw}” is not), or empty for no limit.`;
+  }
+  if (BigInt(text) > U64_MAX) return `Max steps can be at most ${U64_MAX.toLocaleString('en')} (empty: no limit).`;
+  return null;
+}
+
+/** Shows whether *Max steps* is valid; returns its problem or null. */
+function checkMaxSteps() {
+  const problem = state.lang === 'cheg' ? null : maxStepsProblem();
+  ui.maxStepsError.textContent = problem || '';
+  ui.maxStepsError.hidden = !problem;
+  ui.maxSteps.setAttribute('aria-invalid', String(!!problem));
+  return problem;
+}
+
+/** *Max steps* as digits ('' for no limit), or null after saying why it
+ * is refused. */
 function maxSteps() {
-  const text = ui.maxSteps.value.trim().replace(/[_,\s]/g, '');
-  return /^\d+$/.test(text) ? text : '';
+  const problem = checkMaxSteps();
+  if (problem) {
+    setStatus('error', problem);
+    ui.maxSteps.focus();
+    return null;
+  }
+  return ui.maxSteps.value.trim().replace(/[_,\s]/g, '');
 }
 
 function chegArgs() {
@@ -433,6 +469,7 @@ async function run() {
   const token = ++runToken;
   cancelRun('superseded');
   const steps = maxSteps();
+  if (steps === null) return;
   if (!checkedOrShown()) return;
   stopPlaying();
   clearResults();
@@ -481,6 +518,7 @@ async function watch() {
   const token = ++runToken;
   cancelRun('superseded');
   const limit = maxSteps();
+  if (limit === null) return;
   if (!checkedOrShown()) return;
   stopPlaying();
   clearResults();
@@ -752,6 +790,7 @@ function wire() {
   };
   for (const field of [ui.input, ui.maxSteps, ui.fen, ui.depth, ui.noEndgame]) field.addEventListener('input', edited);
   ui.noEndgame.addEventListener('change', edited);
+  ui.maxSteps.addEventListener('input', checkMaxSteps);
   ui.restoreDraft.onclick = restoreDraft;
   $('forget-draft').onclick = forgetAside;
   window.addEventListener('pagehide', () => saveTimer && saveDraft());
