@@ -135,6 +135,12 @@ OPENINGS = [
 Z95 = 1.959963984540054  # the 97.5% quantile of the normal distribution
 
 
+def die(message):
+    """Bad arguments or a missing tool: the message and exit status 2."""
+    print(f"strength.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def check_openings():
     import chess
     seen = set()
@@ -464,7 +470,7 @@ def parse_tc(text):
         if base <= 0 or inc < 0:
             raise ValueError
     except ValueError:
-        raise SystemExit(f"strength.py: --tc {text!r}: expected BASE+INC in seconds, e.g. 10+0.1")
+        die(f"--tc {text!r}: expected BASE+INC in seconds, e.g. 10+0.1")
     return base, inc, text
 
 
@@ -501,13 +507,16 @@ def run_match(ours, opponent, tc, a, pgn, event, quiet=False, sprt=None):
     return tally
 
 
-def report(tally, level=None, label=""):
+def report(tally, level=None, label="", brief=False):
     n = tally.games()
     elo, err = elo_estimate(tally.w, tally.d, tally.l)
     line = (f"{label}games {n}  W/D/L {tally.w}/{tally.d}/{tally.l} (adj. {tally.adjudicated})  "
-            f"score {100 * tally.score():.1f}%  Elo {fmt_elo(elo, err)}")
+            f"score {'n/a' if n == 0 else f'{100 * tally.score():.1f}%'}  Elo {fmt_elo(elo, err)}")
     if level is not None and not math.isnan(elo):
         line += f"  about {level + elo:.0f}" if not math.isinf(elo) else f"  about {'>' if elo > 0 else '<'} {level}"
+    if brief:
+        print(line + f"  faults {len(tally.faults)}")
+        return
     print(line)
     if tally.faults:
         print(f"  FAULTS ({len(tally.faults)}):")
@@ -526,7 +535,7 @@ def parse_options(pairs):
     options = {}
     for pair in pairs:
         if "=" not in pair:
-            raise SystemExit(f"strength.py: --option {pair!r}: expected NAME=VALUE")
+            die(f"--option {pair!r}: expected NAME=VALUE")
         name, value = pair.split("=", 1)
         options[name.strip()] = value.strip()
     return options
@@ -538,7 +547,7 @@ def engines_under_test(a, work):
     engines = [(e, os.path.abspath(e)) for e in a.engine]
     for e in engines:
         if not os.access(e[1], os.X_OK):
-            raise SystemExit(f"strength.py: --engine {e[0]}: not an executable file")
+            die(f"--engine {e[0]}: not an executable file")
     programs = list(a.program) or ([] if engines else [os.path.join(ROOT, "examples", "krk.cheg")])
     if programs:
         icp2c = a.icp2c or os.path.join(os.environ.get("CARGO_TARGET_DIR", os.path.join(ROOT, "target")),
@@ -586,11 +595,12 @@ def main():
     ap.add_argument("--smoke", action="store_true", help="4 games at 1+0.01, lowest UCI_Elo, faults only")
     a = ap.parse_args()
     play.ensure_tools()
+    import chess.engine
     check_openings()
     if a.games is None:
         a.games = 4 if a.smoke else 400 if a.sprt else 48
     if a.games < 1 or a.max_plies < 1:
-        raise SystemExit("strength.py: --games and --max-plies must be positive")
+        die("--games and --max-plies must be positive")
     if a.smoke and not a.tc:
         a.tc = ["1+0.01"]
     if a.time_margin is None:
@@ -613,38 +623,39 @@ def main():
         probe = Player("Stockfish", stockfish, {}, under_test=False)
         sf = probe.get()
         elo_option = sf.options.get("UCI_Elo")
-        if elo_option is None or "UCI_LimitStrength" not in sf.options:
-            raise SystemExit(f"strength.py: {sf.id.get('name')} has no UCI_Elo/UCI_LimitStrength")
-        low, high = elo_option.min, elo_option.max
         probe.stop()
+        if elo_option is None or "UCI_LimitStrength" not in sf.options:
+            die(f"{sf.id.get('name')} has no UCI_Elo/UCI_LimitStrength")
+        low, high = elo_option.min, elo_option.max
         levels = [low] if a.smoke and not a.elo else (a.elo or [1500])
         for level in levels:
             if level < low or level > high:
-                raise SystemExit(f"strength.py: --elo {level}: Stockfish's UCI_Elo goes from {low} to {high}"
-                                 f" (it cannot play weaker than {low})")
+                die(f"--elo {level}: Stockfish's UCI_Elo goes from {low} to {high}"
+                    f" (it cannot play weaker than {low})")
         results = []
         for label, path in engines:
             for level in levels:
                 for tc in tcs:
                     ours = Player(label, path, options)
                     opponent = stockfish_player(stockfish, level, sf_options)
+                    event = f"icp2c strength: {label} vs Stockfish UCI_Elo {level}, {tc[2]}"
                     try:
-                        ours.get()
-                    except Exception as error:
-                        print(f"strength.py: {label} does not start as a UCI engine: {error}")
-                        bad = True
-                        continue
-                    event = f"icp2c strength: {ours.name} vs Stockfish UCI_Elo {level}, {tc[2]}"
-                    if not a.smoke:
-                        print(f"== {ours.name} [{path}] vs Stockfish UCI_Elo {level}, {tc[2]}, "
-                              f"{a.games} games", flush=True)
-                    for name, why in ours.refused:
-                        print(f"  option {name} refused by {ours.name}: {why}", flush=True)
-                    opponent.get()
-                    for name, why in opponent.refused:
-                        raise SystemExit(f"strength.py: Stockfish refused option {name}: {why}")
-                    try:
-                        tally = run_match(ours, opponent, tc, a, pgn, event, quiet=a.smoke)
+                        opponent.get()
+                        for name, why in opponent.refused:
+                            die(f"Stockfish refused option {name}: {why}")
+                        try:
+                            ours.get()
+                        except (chess.engine.EngineError, chess.engine.EngineTerminatedError, OSError) as error:
+                            tally = Tally()
+                            tally.faults.append(("-", "crash", f"{label} does not start as a UCI engine: {error}"))
+                        else:
+                            event = f"icp2c strength: {ours.name} vs Stockfish UCI_Elo {level}, {tc[2]}"
+                            if not a.smoke:
+                                print(f"== {ours.name} [{path}] vs Stockfish UCI_Elo {level}, {tc[2]}, "
+                                      f"{a.games} games", flush=True)
+                            for name, why in ours.refused:
+                                print(f"  option {name} refused by {ours.name}: {why}", flush=True)
+                            tally = run_match(ours, opponent, tc, a, pgn, event, quiet=a.smoke)
                     finally:
                         ours.stop()
                         opponent.stop()
@@ -665,7 +676,7 @@ def main():
         elif len(results) > 1:
             print("== summary")
             for label, level, tc, tally in results:
-                report(tally, level, f"  {label:<12} Elo {level} {tc[2]:<8} ")
+                report(tally, level, f"  {label:<12} Elo {level} {tc[2]:<8} ", brief=True)
         if not a.smoke:
             print(f"PGN: {pgn}")
     finally:
@@ -677,7 +688,7 @@ def sprt_main(a, engines, options, tc, pgn):
     if a.engine_b:
         engines = engines + [(a.engine_b, os.path.abspath(a.engine_b))]
     if len(engines) != 2:
-        raise SystemExit("strength.py: --sprt needs two engines: --engine A --engine B, or --engine-b B")
+        die("--sprt needs two engines: --engine A --engine B, or --engine-b B")
     lower, upper = sprt_bounds(a.alpha, a.beta)
     (la, pa), (lb, pb) = engines
     A, B = Player("A " + la, pa, options), Player("B " + lb, pb, options)
