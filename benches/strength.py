@@ -623,9 +623,11 @@ def main():
         probe = Player("Stockfish", stockfish, {}, under_test=False)
         sf = probe.get()
         elo_option = sf.options.get("UCI_Elo")
+        limits = "UCI_LimitStrength" in sf.options
+        sf_name = sf.id.get("name")
         probe.stop()
-        if elo_option is None or "UCI_LimitStrength" not in sf.options:
-            die(f"{sf.id.get('name')} has no UCI_Elo/UCI_LimitStrength")
+        if elo_option is None or not limits:
+            die(f"{sf_name} has no UCI_Elo/UCI_LimitStrength")
         low, high = elo_option.min, elo_option.max
         levels = [low] if a.smoke and not a.elo else (a.elo or [1500])
         for level in levels:
