@@ -91,7 +91,8 @@ import tempfile
 import threading
 import time
 
-import play  # benches/play.py: ensure_tools, find_stockfish, build_engine, icp2c_binary
+sys.dont_write_bytecode = True  # no benches/__pycache__ from the import below
+import play  # noqa: E402  benches/play.py: ensure_tools, find_stockfish, build_engine, icp2c_binary
 
 HERE = play.HERE
 ROOT = play.ROOT
