@@ -439,7 +439,7 @@ def write_pgn(path, event, g, tc):
 class Tally:
     def __init__(self):
         self.w = self.d = self.l = self.adjudicated = self.overruns = 0
-        self.faults = []          # (game, player label, kind, text) of engines under test
+        self.faults = []  # (game number, kind, text) of the engines under test
         self.opponent_faults = []  # the same for Stockfish
 
     def add(self, g, ours_white):
