@@ -600,3 +600,216 @@ async def test_icp_utf16_columns(client):
     )
     assert [e.range.end for e in edits] == [types.Position(line=3, character=11)]
     assert apply_edits(text, edits) == cli_format("icp", text)
+
+
+# ==========================================================================
+# CHEG: examples/tour.cheg
+
+
+TOUR = example("tour.cheg")
+CHEG = uri_of("tour.cheg")
+
+
+def cheg_tags(text: str) -> list[str]:
+    return [m[1].upper() for m in re.finditer(r"^([A-Za-z][A-Za-z0-9]*):", text, re.M)]
+
+
+def cheg_instructions() -> set[str]:
+    """The mnemonics of docs/cheg.md §5.1's tables."""
+    page = (REPO / "docs" / "cheg.md").read_text(encoding="utf-8")
+    table = page[page.index("### §5.1 ") : page.index("### §5.2 ")]
+    names = set()
+    for row in re.findall(r"^\| `([^`]+)` \|", table, re.M):
+        for word in row.split():
+            if any(c.islower() for c in word):
+                break
+            names.add(word)
+    return names
+
+
+async def test_cheg_diagnostics_follow_the_text(client):
+    broken = TOUR.replace("CONDT ISCAP,LM,CAPS", "CONDT ISCAP,LM,CAPZ")
+    assert broken != TOUR
+    open_document(client, CHEG, "cheg", broken)
+    found = await diagnostics_of(client, CHEG, 1)
+    assert len(found) == 1, found
+    assert_matches_cli(found[0], "cheg", broken)
+    assert found[0].range == span(broken, "CAPZ")
+
+    change_document(client, CHEG, 2, TOUR)
+    assert await diagnostics_of(client, CHEG, 2) == []
+
+
+async def test_cheg_definition_of_a_tag_argument(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    for use, definition in [("LM,CAPS", "CAPS:"), ("CONDT ISCAP", "ISCAP:")]:
+        plus = use.index(definition[:-1])
+        found = await client.text_document_definition_async(
+            types.DefinitionParams(text_document=doc(CHEG), position=at(TOUR, use, plus=plus + 1))
+        )
+        assert found == types.Location(
+            uri=CHEG, range=span(TOUR, definition, length=len(definition) - 1)
+        ), use
+
+
+async def test_cheg_references_of_a_tag(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    found = await client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=doc(CHEG),
+            position=at(TOUR, "ISCAP:"),
+            context=types.ReferenceContext(include_declaration=True),
+        )
+    )
+    uses = [m.start() for m in re.finditer(r"\bISCAP\b", TOUR)]
+    assert len(uses) == 2
+    assert [loc.range for loc in found] == [
+        types.Range(start=position_of(TOUR, i), end=position_of(TOUR, i + 5)) for i in uses
+    ]
+
+
+async def test_cheg_rename_a_tag(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    edit = await client.text_document_rename_async(
+        types.RenameParams(
+            text_document=doc(CHEG), position=at(TOUR, "LM,CAPS", plus=4), new_name="TAKE"
+        )
+    )
+    renamed = apply_edits(TOUR, edits_for(edit, CHEG))
+    assert renamed == re.sub(r"\bCAPS\b", "TAKE", TOUR)
+    assert renamed != TOUR and cli_accepts("cheg", renamed)
+
+    # A name another tag has: two tags NO.
+    clash = re.sub(r"\bCAPS\b", "NO", TOUR)
+    headline = cli_diagnostic("cheg", clash)["headline"]
+    refused = await refusal(
+        client.text_document_rename_async(
+            types.RenameParams(text_document=doc(CHEG), position=at(TOUR, "CAPS:"), new_name="NO")
+        )
+    )
+    assert refused.message == f"renaming tag CAPS to NO would break the program: {headline}"
+
+
+async def test_cheg_hover_quotes_the_reference(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc(CHEG), position=at(TOUR, "SELECC S,CAPT", plus=3))
+    )
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.range == span(TOUR, "SELECC S,CAPT", length=6)
+    signature, kinds, effect = table_row("cheg", "`SELECC ")
+    assert signature in hover.contents.value
+    assert kinds in hover.contents.value
+    assert effect in hover.contents.value
+    assert reference_section(hover.contents.value, "cheg") == "§5.1"
+
+
+async def test_cheg_completion_offers_instructions_and_tags(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    found = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc(CHEG), position=at(TOUR, "RETURN \"T"))
+    )
+    items = found.items if isinstance(found, types.CompletionList) else found
+    labels = {(i.label, i.kind) for i in items}
+    K = types.CompletionItemKind
+    instructions = cheg_instructions()
+    assert len(instructions) > 60 and {"PLAY", "SELECC", "JUMP#<"} <= instructions
+    for name in instructions:
+        assert (name, K.Keyword) in labels, name
+    for tag in cheg_tags(TOUR):
+        assert (tag, K.Reference) in labels, tag
+    for condition in ["EMPTY", "CAPT", "KING"]:
+        assert (condition, K.EnumMember) in labels, condition
+
+
+async def test_cheg_document_symbols_are_the_tags(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=doc(CHEG))
+    )
+    assert [s.name for s in symbols] == cheg_tags(TOUR)
+    assert {s.kind for s in symbols} == {types.SymbolKind.Function}
+    caps = next(s for s in symbols if s.name == "CAPS")
+    assert caps.selection_range == span(TOUR, "CAPS:", length=4)
+
+
+async def test_cheg_semantic_tokens(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=doc(CHEG))
+    )
+    tokens = decode_tokens(client, result.data)
+
+    def token(needle, plus=0):
+        p = at(TOUR, needle, plus=plus)
+        return tokens.get((p.line, p.character))
+
+    first = TOUR.split("\n")[0]
+    assert token(first) == (utf16_len(first), "comment", set())
+    assert token("ISCAP:") == (5, "function", {"declaration"})
+    assert token("SELECC S,CAPT") == (6, "keyword", set())
+    assert token("SELECC S,CAPT", plus=9) == (4, "enumMember", set())
+    assert token("LM,CAPS", plus=3) == (4, "function", set())
+
+
+async def test_cheg_folding_of_the_comment_block(client):
+    open_document(client, CHEG, "cheg", TOUR)
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=doc(CHEG))
+    )
+    comments = lines_with(TOUR, r"^\s*;")
+    runs = []
+    for line in comments:
+        if runs and runs[-1][1] == line - 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    expected = [(a, b, types.FoldingRangeKind.Comment) for a, b in runs if b > a]
+    assert expected and expected[0][:2] == (0, 8)
+    assert [(f.start_line, f.end_line, f.kind) for f in folds] == expected
+
+
+async def test_cheg_quick_fix_changes_a_misspelt_tag(client):
+    broken = TOUR.replace("CONDT ISCAP,LM,CAPS", "CONDT ISCAP,LM,CAPZ")
+    open_document(client, CHEG, "cheg", broken)
+    (diagnostic,) = await diagnostics_of(client, CHEG, 1)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=doc(CHEG),
+            range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]),
+        )
+    )
+    assert [a.title for a in actions] == ["Change to CAPS"]
+    assert actions[0].kind == types.CodeActionKind.QuickFix
+    assert actions[0].is_preferred
+    fixed = apply_edits(broken, edits_for(actions[0].edit, CHEG))
+    assert fixed == TOUR
+
+    change_document(client, CHEG, 2, fixed)
+    assert await diagnostics_of(client, CHEG, 2) == []
+
+
+def mangle_cheg(text: str) -> str:
+    """Blanks and columns off the examples' layout, which `icp2c fmt`
+    restores."""
+    return (
+        text.replace("ISCAP:  SELECC S,CAPT,X", "ISCAP: SELECC S , CAPT ,X")
+        .replace("        CONDV EMPTY,S,NO", "  CONDV   EMPTY S,NO")
+        .replace("        RETURN \"T\n", "RETURN \"T\n", 1)
+    )
+
+
+async def test_cheg_formatting(client):
+    unformatted = mangle_cheg(TOUR)
+    assert unformatted != TOUR and cli_accepts("cheg", unformatted)
+    open_document(client, CHEG, "cheg", unformatted)
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=doc(CHEG),
+            options=types.FormattingOptions(tab_size=8, insert_spaces=True),
+        )
+    )
+    formatted = apply_edits(unformatted, edits)
+    assert formatted == cli_format("cheg", unformatted)
+    assert formatted == TOUR
