@@ -813,3 +813,76 @@ async def test_cheg_formatting(client):
     formatted = apply_edits(unformatted, edits)
     assert formatted == cli_format("cheg", unformatted)
     assert formatted == TOUR
+
+
+# ==========================================================================
+# Finvara: examples/add.fin
+
+
+ADD = example("add.fin")
+FIN = uri_of("add.fin")
+
+
+async def test_fin_diagnostics_follow_the_text(client):
+    broken = ADD.replace("(r 3): (1,0)", "(r 3): (1,0")
+    assert broken != ADD
+    open_document(client, FIN, "fin", broken)
+    found = await diagnostics_of(client, FIN, 1)
+    assert len(found) == 1, found
+    assert_matches_cli(found[0], "fin", broken)
+
+    change_document(client, FIN, 2, ADD)
+    assert await diagnostics_of(client, FIN, 2) == []
+
+
+def mangle_fin(text: str) -> str:
+    """Blanks off the examples' layout, which `icp2c fmt` takes away."""
+    return (
+        text.replace("(r 3): (1,0)    # reader", "(r 3):(1, 0) # reader")
+        .replace("Turn 1 W: r b1 -> a1   # read", "Turn 1 W:  r b1->a1 # read")
+        .replace("Turn 3 B: n d2 -> d2", "Turn  3  B:  n  d2  ->  d2")
+    )
+
+
+async def test_fin_formatting(client):
+    unformatted = mangle_fin(ADD)
+    assert unformatted != ADD and cli_accepts("fin", unformatted)
+    open_document(client, FIN, "fin", unformatted)
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=doc(FIN),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
+    )
+    formatted = apply_edits(unformatted, edits)
+    assert formatted == cli_format("fin", unformatted)
+    assert formatted == ADD
+
+
+# ==========================================================================
+# Every language: a program with errors is not formatted.
+
+
+@pytest.mark.parametrize(
+    "lang, name, good, bad",
+    [
+        ("icp", "multiply.icp", "15. ^?11", "15. ^?16"),
+        ("cheg", "tour.cheg", "LM,CAPS", "LM,CAPZ"),
+        ("fin", "add.fin", "(r 3): (1,0)", "(r 3): (1,0"),
+    ],
+)
+async def test_formatting_refused_for_a_program_with_errors(client, lang, name, good, bad):
+    broken = example(name).replace(good, bad)
+    assert broken != example(name)
+    uri = uri_of(name)
+    open_document(client, uri, lang, broken)
+    refused = await refusal(
+        client.text_document_formatting_async(
+            types.DocumentFormattingParams(
+                text_document=doc(uri),
+                options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+            )
+        )
+    )
+    headline = cli_diagnostic(lang, broken)["headline"]
+    assert refused.message == f"not formatted: the program has errors ({headline})"
