@@ -12,6 +12,7 @@
 mod answers;
 pub mod position;
 
+use crate::common::outline::Outline;
 use crate::driver::Language;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{
@@ -50,8 +51,10 @@ pub(crate) struct Document {
     pub version: i32,
     /// Its lines.
     pub index: LineIndex,
-    /// Its outline, worked out at the first request that needs it.
-    outline: OnceLock<crate::common::outline::Outline>,
+    /// Its outline, worked out by the diagnostics thread once it has
+    /// published the diagnostics, or by the first request that needs it
+    /// before then, whichever comes first.
+    outline: Arc<OnceLock<Outline>>,
 }
 
 impl Document {
@@ -61,12 +64,12 @@ impl Document {
             index: LineIndex::new(&text),
             text: text.into(),
             version,
-            outline: OnceLock::new(),
+            outline: Arc::default(),
         }
     }
 
     /// The outline of the current text.
-    pub fn outline(&self) -> &crate::common::outline::Outline {
+    pub fn outline(&self) -> &Outline {
         self.outline
             .get_or_init(|| self.language.outline(&self.text))
     }
@@ -180,6 +183,8 @@ struct Job {
     version: Option<i32>,
     language: Language,
     text: Option<Arc<str>>,
+    /// The document's outline, to work out ahead of the requests.
+    outline: Arc<OnceLock<Outline>>,
 }
 
 /// Takes the documents whose text changed, waits until no change has come
@@ -217,6 +222,9 @@ fn diagnostics_worker(queue: &mpsc::Receiver<Job>, publisher: &crossbeam_channel
             let note = Notification::new(PublishDiagnostics::METHOD.into(), params);
             if publisher.send(Message::Notification(note)).is_err() {
                 return;
+            }
+            if let Some(text) = &job.text {
+                job.outline.get_or_init(|| job.language.outline(text));
             }
         }
     }
@@ -257,6 +265,7 @@ fn notice(documents: &mut Documents, notification: Notification) -> Option<Job> 
                 version: None,
                 language: document.language,
                 text: None,
+                outline: Arc::default(),
             })
         }
         _ => None,
@@ -269,6 +278,7 @@ fn job(uri: &Uri, document: &Document) -> Job {
         version: Some(document.version),
         language: document.language,
         text: Some(document.text.clone()),
+        outline: document.outline.clone(),
     }
 }
 

@@ -24,6 +24,7 @@ mod fmt;
 mod fuzz;
 mod icp_chunks;
 mod injection;
+mod lsp;
 mod opt;
 mod opt_props;
 mod out_of_memory;

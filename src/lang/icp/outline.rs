@@ -42,17 +42,25 @@ fn form_of(command: &Command) -> &'static str {
     }
 }
 
-/// Every command form with what §4's table says of it, for hovers and
-/// completions: `(form, Markdown)`.
+/// The help for a command form (`` `name=Lr,c` ``) from §4's table of the
+/// reference: Markdown, worked out once per form.
 fn command_help(form: &str) -> Option<String> {
-    let (form, does, fails) = forms().iter().find(|(f, _, _)| f == form)?;
-    let section = does
-        .rfind("(§")
-        .map(|i| does[i + 1..].trim_end_matches(')').to_string())
-        .unwrap_or_else(|| "§4".to_string());
-    Some(format!(
-        "{form}: {does}; fails when {fails}\n\ndocs/infchesspro.md {section}"
-    ))
+    static HELP: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    let all = HELP.get_or_init(|| {
+        forms()
+            .iter()
+            .map(|(form, does, fails)| {
+                let section = does
+                    .rfind("(§")
+                    .map(|i| does[i + 1..].trim_end_matches(')').to_string())
+                    .unwrap_or_else(|| "§4".to_string());
+                let help =
+                    format!("{form}: {does}; fails when {fails}\n\ndocs/infchesspro.md {section}");
+                (form.clone(), help)
+            })
+            .collect()
+    });
+    all.iter().find(|(f, _)| f == form).map(|(_, h)| h.clone())
 }
 
 /// See [`crate::lang::Lang::outline`].
