@@ -102,9 +102,12 @@ def lines_with(text: str, pattern: str) -> list[int]:
 
 
 def icp2c(*args: str, stdin: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [str(SERVER), *args], input=stdin, capture_output=True, text=True, timeout=60
+    """`icp2c ARGS` on `stdin`; its output as written (line ends kept)."""
+    run = subprocess.run(
+        [str(SERVER), *args], input=stdin.encode(), capture_output=True, timeout=60
     )
+    run.stdout, run.stderr = run.stdout.decode(), run.stderr.decode()
+    return run
 
 
 def cli_diagnostic(lang: str, text: str) -> dict:
@@ -226,6 +229,15 @@ def decode_tokens(client, data) -> dict:
         assert (line, start) not in tokens
         tokens[(line, start)] = (length, legend.token_types[kind], modifiers)
     return tokens
+
+
+def assert_well_formed(symbols):
+    """What VS Code demands of document symbols: each name's range within
+    the symbol's range."""
+    key = lambda p: (p.line, p.character)
+    for symbol in symbols:
+        assert key(symbol.range.start) <= key(symbol.selection_range.start), symbol
+        assert key(symbol.selection_range.end) <= key(symbol.range.end), symbol
 
 
 def reference_section(markdown: str, page: str) -> str:
@@ -428,6 +440,7 @@ async def test_icp_document_symbols_are_the_labels(client):
         types.DocumentSymbolParams(text_document=doc(ICP))
     )
     assert [s.name for s in symbols] == icp_labels(MULTIPLY)
+    assert_well_formed(symbols)
     assert {s.kind for s in symbols} == {types.SymbolKind.Key}
     ten = next(s for s in symbols if s.name == "10")
     line = MULTIPLY.split("\n").index("10. a;0,-1!40")
@@ -602,6 +615,35 @@ async def test_icp_utf16_columns(client):
     assert apply_edits(text, edits) == cli_format("icp", text)
 
 
+async def test_icp_crlf_line_ends(client):
+    """A `\r` before `\n` ends the line: no range covers it, and
+    formatting keeps it."""
+    crlf = mangle_icp(MULTIPLY).replace("\n", "\r\n")
+    uri = "file:///tmp/lsp-e2e/crlf.icp"
+    open_document(client, uri, "icp", crlf)
+    assert await diagnostics_of(client, uri, 1) == []
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=doc(uri))
+    )
+    lines = crlf.split("\n")
+    for symbol in symbols:
+        assert symbol.range.end.character == len(lines[symbol.range.end.line]) - 1, symbol
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=doc(uri))
+    )
+    tokens = decode_tokens(client, result.data)
+    assert tokens[(0, 0)] == (len(lines[0]) - 1, "comment", set())
+    edits = await client.text_document_formatting_async(
+        types.DocumentFormattingParams(
+            text_document=doc(uri),
+            options=types.FormattingOptions(tab_size=4, insert_spaces=True),
+        )
+    )
+    formatted = apply_edits(crlf, edits)
+    assert formatted == cli_format("icp", crlf)
+    assert formatted == MULTIPLY.replace("\n", "\r\n")
+
+
 # ==========================================================================
 # CHEG: examples/tour.cheg
 
@@ -728,6 +770,7 @@ async def test_cheg_document_symbols_are_the_tags(client):
         types.DocumentSymbolParams(text_document=doc(CHEG))
     )
     assert [s.name for s in symbols] == cheg_tags(TOUR)
+    assert_well_formed(symbols)
     assert {s.kind for s in symbols} == {types.SymbolKind.Function}
     caps = next(s for s in symbols if s.name == "CAPS")
     assert caps.selection_range == span(TOUR, "CAPS:", length=4)
@@ -769,10 +812,17 @@ async def test_cheg_folding_of_the_comment_block(client):
     assert [(f.start_line, f.end_line, f.kind) for f in folds] == expected
 
 
-async def test_cheg_quick_fix_changes_a_misspelt_tag(client):
-    broken = TOUR.replace("CONDT ISCAP,LM,CAPS", "CONDT ISCAP,LM,CAPZ")
+@pytest.mark.parametrize(
+    "good, bad",
+    [("CONDT ISCAP,LM,CAPS", "CONDT ISCAP,LM,CAPZ"), ('RETURN "T', 'RETRUN "T')],
+    ids=["tag", "instruction"],
+)
+async def test_cheg_quick_fix_changes_a_misspelling(client, good, bad):
+    broken = TOUR.replace(good, bad, 1)
+    assert broken != TOUR
     open_document(client, CHEG, "cheg", broken)
     (diagnostic,) = await diagnostics_of(client, CHEG, 1)
+    assert_matches_cli(diagnostic, "cheg", broken)
     actions = await client.text_document_code_action_async(
         types.CodeActionParams(
             text_document=doc(CHEG),
@@ -780,7 +830,8 @@ async def test_cheg_quick_fix_changes_a_misspelt_tag(client):
             context=types.CodeActionContext(diagnostics=[diagnostic]),
         )
     )
-    assert [a.title for a in actions] == ["Change to CAPS"]
+    word = [w for w, x in zip(re.split(r"[ ,]", good), re.split(r"[ ,]", bad)) if w != x][0]
+    assert [a.title for a in actions] == [f"Change to {word}"]
     assert actions[0].kind == types.CodeActionKind.QuickFix
     assert actions[0].is_preferred
     fixed = apply_edits(broken, edits_for(actions[0].edit, CHEG))
