@@ -910,6 +910,165 @@ async def test_fin_formatting(client):
     assert formatted == ADD
 
 
+async def test_fin_definition_of_a_piece_symbol(client):
+    open_document(client, FIN, "fin", ADD)
+    for use, plus, definition in [("|rW|", 1, "(r 3)"), ("|kB|", 1, "(k)"), ("W: s", 3, "(s 6)")]:
+        found = await client.text_document_definition_async(
+            types.DefinitionParams(text_document=doc(FIN), position=at(ADD, use, plus=plus))
+        )
+        assert found == types.Location(uri=FIN, range=span(ADD, definition, plus=1, length=1)), use
+
+
+def fin_uses_of_r() -> list[types.Range]:
+    """Where examples/add.fin names the piece `r`: its definition, the
+    board's two `rW`, the two moves of an `r`."""
+    return [
+        span(ADD, "(r 3)", plus=1, length=1),
+        span(ADD, "|rW|", plus=1, length=1),
+        span(ADD, "|rW|", nth=1, plus=1, length=1),
+        span(ADD, "Turn 1 W: r", plus=10),
+        span(ADD, "Turn 2 W: r", plus=10),
+    ]
+
+
+async def test_fin_references_of_a_piece(client):
+    open_document(client, FIN, "fin", ADD)
+    uses = fin_uses_of_r()
+    for include, expected in [(True, uses), (False, uses[1:])]:
+        found = await client.text_document_references_async(
+            types.ReferenceParams(
+                text_document=doc(FIN),
+                position=at(ADD, "Turn 2 W: r", plus=10),
+                context=types.ReferenceContext(include_declaration=include),
+            )
+        )
+        assert [loc.range for loc in found] == expected
+        assert {loc.uri for loc in found} == {FIN}
+
+
+async def test_fin_rename_a_piece(client):
+    open_document(client, FIN, "fin", ADD)
+    edit = await client.text_document_rename_async(
+        types.RenameParams(
+            text_document=doc(FIN), position=at(ADD, "|rW|", plus=1), new_name="z"
+        )
+    )
+    edits = edits_for(edit, FIN)
+    assert sorted(e.range.start.line for e in edits) == [r.start.line for r in fin_uses_of_r()]
+    renamed = apply_edits(ADD, edits)
+    expected = ADD.replace("(r 3)", "(z 3)").replace("rW|", "zW|").replace("W: r b", "W: z b")
+    assert renamed == expected
+    assert cli_accepts("fin", renamed)
+
+    # `s` is the adder's symbol already.
+    clash = ADD.replace("(r 3)", "(s 3)").replace("rW|", "sW|").replace("W: r b", "W: s b")
+    headline = cli_diagnostic("fin", clash)["headline"]
+    refused = await refusal(
+        client.text_document_rename_async(
+            types.RenameParams(text_document=doc(FIN), position=at(ADD, "(r 3)", plus=1), new_name="s")
+        )
+    )
+    assert refused.message == f"renaming piece r to s would break the program: {headline}"
+
+
+async def test_fin_hover_quotes_the_reference(client):
+    open_document(client, FIN, "fin", ADD)
+    hover = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc(FIN), position=at(ADD, "|rW|", plus=1))
+    )
+    assert hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.range == span(ADD, "|rW|", plus=1, length=1)
+    text = hover.contents.value
+    assert reference_section(text, "finvara") == "§2.1"
+    # Value 3 (§4's table of actions) and the square, as the move `r b1 -> a1` names it.
+    value, action = table_row("finvara", "3 |")
+    assert action in text
+    assert "a white `r` on `b1`" in text
+
+    hole = await client.text_document_hover_async(
+        types.HoverParams(text_document=doc(FIN), position=at(ADD, "|##", plus=1))
+    )
+    assert reference_section(hole.contents.value, "finvara") == "§4"
+
+
+async def test_fin_completion_offers_pieces_and_words(client):
+    open_document(client, FIN, "fin", ADD)
+    found = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc(FIN), position=at(ADD, "Turn 4 W: p", plus=10))
+    )
+    items = found.items if isinstance(found, types.CompletionList) else found
+    labels = {(i.label, i.kind) for i in items}
+    K = types.CompletionItemKind
+    for piece in re.findall(r"^\((\S)", ADD, re.M):
+        assert (piece, K.Class) in labels, piece
+    for turn in set(re.findall(r"^Turn (\d+)", ADD, re.M)):
+        assert (turn, K.Reference) in labels, turn
+    assert ("Turn", K.Keyword) in labels
+    assert {("W", K.EnumMember), ("B", K.EnumMember)} <= labels
+    for word in ["c(", "m(", "->[", "x"]:
+        assert (word, K.Keyword) in labels, word
+
+
+async def test_fin_document_symbols_are_pieces_and_turns(client):
+    open_document(client, FIN, "fin", ADD)
+    symbols = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=doc(FIN))
+    )
+    pieces = re.findall(r"^\((\S)", ADD, re.M)
+    turns = re.findall(r"^Turn (\d+)", ADD, re.M)
+    assert [(s.name, s.kind) for s in symbols] == [
+        *((p, types.SymbolKind.Class) for p in pieces),
+        *((t, types.SymbolKind.Event) for t in turns),
+    ]
+    assert_well_formed(symbols)
+    adder = next(s for s in symbols if s.name == "s")
+    assert adder.selection_range == span(ADD, "(s 6)", plus=1, length=1)
+    assert adder.detail == "(1,0)"
+    last = symbols[-1]
+    assert last.selection_range == span(ADD, "Turn 4 W", plus=5, length=1)
+    assert last.detail == "Turn 4 W: p b4 -> a4"
+
+
+async def test_fin_semantic_tokens(client):
+    open_document(client, FIN, "fin", ADD)
+    result = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=doc(FIN))
+    )
+    tokens = decode_tokens(client, result.data)
+
+    def token(needle, plus=0):
+        p = at(ADD, needle, plus=plus)
+        return tokens.get((p.line, p.character))
+
+    first = ADD.split("\n")[0]
+    assert token(first) == (utf16_len(first), "comment", set())
+    assert token("# royal") == (len("# royal, cannot move"), "comment", set())
+    assert token("(s 6)", plus=1) == (1, "function", {"declaration"})
+    assert token("(s 6)", plus=3) == (1, "number", set())
+    assert token("|kB|", plus=1) == (1, "type", set())
+    assert token("|kB|", plus=2) == (1, "enumMember", set())
+    move = "Turn 3 W: s b3 -> a3"
+    assert token(move) == (4, "keyword", set())
+    assert token(move, plus=5) == (1, "number", set())
+    assert token(move, plus=7) == (1, "enumMember", set())
+    assert token(move, plus=10) == (1, "type", set())
+    assert token(move, plus=12) == (2, "variable", set())
+    assert token(move, plus=15) == (2, "operator", set())
+
+
+async def test_fin_folding_of_the_comment_block(client):
+    open_document(client, FIN, "fin", ADD)
+    folds = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=doc(FIN))
+    )
+    comments = lines_with(ADD, r"^#")
+    # The header; the trailing comments of definitions and moves fold not.
+    assert comments == list(range(9))
+    assert [(f.start_line, f.end_line, f.kind) for f in folds] == [
+        (0, 8, types.FoldingRangeKind.Comment)
+    ]
+
+
 # ==========================================================================
 # Every language: a program with errors is not formatted.
 
