@@ -919,6 +919,23 @@ async def test_fin_definition_of_a_piece_symbol(client):
         assert found == types.Location(uri=FIN, range=span(ADD, definition, plus=1, length=1)), use
 
 
+async def test_fin_definition_of_a_checks_turn_jump(client):
+    """`checks turn 4` in a Black move goes on at turn 4's Black move
+    (§5.3): that line is among the definitions, and each is turn 4's."""
+    text = example("countdown.fin")
+    uri = uri_of("countdown.fin")
+    open_document(client, uri, "fin", text)
+    jump = "Turn 3 B: c d3 checks turn 4"
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc(uri), position=at(text, jump, plus=len(jump) - 1))
+    )
+    found = found if isinstance(found, (list, tuple)) else [found]
+    assert span(text, "\nTurn 4 B", plus=6, length=1) in [loc.range for loc in found]
+    lines = text.split("\n")
+    for loc in found:
+        assert lines[loc.range.start.line].startswith("Turn 4 ") and loc.range.start.character == 5
+
+
 def fin_uses_of_r() -> list[types.Range]:
     """Where examples/add.fin names the piece `r`: its definition, the
     board's two `rW`, the two moves of an `r`."""
