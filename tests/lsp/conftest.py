@@ -2,6 +2,7 @@
 and driven by pytest-lsp's client, which announces VS Code's capabilities
 (so pytest-lsp also checks every result against them)."""
 
+import functools
 import os
 import pathlib
 
@@ -52,6 +53,13 @@ def make_client() -> LanguageClient:
     return client
 
 
+@functools.cache
+def vs_code() -> types.ClientCapabilities:
+    """VS Code's capabilities, as pytest-lsp records them (read once: it
+    takes a good part of a second)."""
+    return client_capabilities("visual-studio-code")
+
+
 @pytest_lsp.fixture(
     config=ClientServerConfig(
         server_command=[str(SERVER), "lsp"],
@@ -61,7 +69,7 @@ def make_client() -> LanguageClient:
 async def client(lsp_client: LanguageClient):
     result = await lsp_client.initialize_session(
         types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
+            capabilities=vs_code(),
             root_uri=REPO.as_uri(),
         )
     )

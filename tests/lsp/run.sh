@@ -19,10 +19,15 @@ skip() {
 if [[ ! -x "$venv/bin/python" ]]; then
     log="$(python3 -m venv "$venv" 2>&1)" || skip "$log" "python3 -m venv failed"
 fi
-log="$("$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 \
-    -r tests/lsp/requirements.txt 2>&1)" || skip "$log" "pip install failed"
+# The venv keeps a copy of the requirements it has: pip runs when they change.
+if ! cmp -s tests/lsp/requirements.txt "$venv/requirements.txt"; then
+    log="$("$venv/bin/python" -m pip install --quiet --disable-pip-version-check --retries 1 \
+        -r tests/lsp/requirements.txt 2>&1)" || skip "$log" "pip install failed"
+    cp tests/lsp/requirements.txt "$venv/requirements.txt"
+fi
 
 status=0
-ICP2C="$server" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/lsp || status=$?
+ICP2C="$server" PYTHONDONTWRITEBYTECODE=1 \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/lsp || status=$?
 echo "tests/lsp: $((SECONDS - started)) s"
 exit "$status"
