@@ -228,7 +228,10 @@ test('the board view steps through multiply.icp forwards and backwards', async (
     assert.ok(eleven.some((q) => q.join() === p.join()), `${p} after 11 steps: ${JSON.stringify(eleven)}`);
   }
   // The board draws them on their squares, the moved ones marked.
-  assert.equal(await page.textContent('[data-square="0,5"] .piece'), '♖');
+  // White pieces are drawn with the solid glyph, filled white (see the
+  // contrast test); the piece list keeps the usual white symbol.
+  assert.equal(await page.textContent('[data-square="0,5"] .piece.w'), '♜');
+  assert.equal(await page.getAttribute('[data-square="0,5"] .piece', 'data-piece'), 'wr');
   assert.equal(await page.textContent('[data-square="0,5"] .name'), 'a');
   assert.equal(await page.textContent('[data-square="0,1000000"] .name'), 'out');
   assert.ok(await page.locator('[data-square="0,1000000"].changed').count(), 'the placed pawn is marked');
@@ -334,5 +337,305 @@ test('a shared link carries the program', async () => {
   await settled(other);
   assert.equal(await other.textContent('#stdout'), '6\n');
   await other.close();
+  await page.close();
+});
+
+// -- a debugger people trust ------------------------------------------------
+
+/** The page's status: its state and text. */
+const status = (page) => page.evaluate(() => ({ state: document.getElementById('status').dataset.state, text: document.getElementById('status').textContent }));
+
+/** Standard output as shown, and how many bytes the page holds. */
+const shownOutput = (page) =>
+  page.evaluate(() => {
+    const pre = document.getElementById('stdout');
+    return { text: pre.textContent, bytes: Number(pre.dataset.bytes), hidden: Number(pre.dataset.hidden) };
+  });
+
+/** True when `text` is countdown.fin's output from `from` down, line by
+ * line (perhaps cut inside its last line). */
+function countsDown(text, from) {
+  const lines = text.split('\n');
+  const last = lines.pop();
+  return lines.length > 0 && lines.every((l, i) => l === String(from - i)) && String(from - lines.length).startsWith(last);
+}
+
+test('one run at a time: a new program, Run or Watch ends the run in flight, and nothing of it shows', async () => {
+  const page = await open();
+  // About 3 s of steps (some 10^8 a second), ending by --max-steps.
+  await page.evaluate(() => window.playground.setSource('# spins\n1. ^?1\n', 'icp', 'spin.icp'));
+  await page.fill('#max-steps', '300000000');
+  await page.click('#run');
+  await page.waitForTimeout(300);
+  assert.equal((await status(page)).state, 'running');
+  await page.selectOption('#example', 'sum.icp');
+  assert.deepEqual(await status(page), { state: 'idle', text: 'Ready.' }, 'loading an example ends the run');
+  // The next run is not held up by the old one's worker.
+  let started = Date.now();
+  await page.click('#run');
+  await settled(page);
+  assert.ok(Date.now() - started < 2000, `sum ran in ${Date.now() - started} ms, after the old run was ended`);
+  const sumOut = native(['run', 'examples/sum.icp'], await page.inputValue('#input')).stdout;
+  assert.equal(await page.textContent('#stdout'), sumOut);
+  const done = await status(page);
+  assert.equal(done.state, 'done');
+  // Past the time the old run would have ended: no "Finished" or output of it.
+  await page.waitForTimeout(3500);
+  assert.deepEqual(await status(page), done, 'the old run changes nothing');
+  assert.equal(await page.textContent('#stdout'), sumOut);
+  assert.equal(await page.textContent('#exit'), 'exit status 0');
+
+  // A program that prints as it goes, forever: another example loaded
+  // during its run shows none of its output.
+  await page.selectOption('#example', 'countdown.fin');
+  await page.fill('#max-steps', '');
+  await page.fill('#input', '1000000000');
+  await page.click('#run');
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 0, null, WAIT);
+  await page.selectOption('#example', 'beer.icp');
+  await page.waitForTimeout(1000);
+  assert.equal(await page.textContent('#stdout'), '', 'no stale output');
+  assert.deepEqual(await status(page), { state: 'idle', text: 'Ready.' });
+  started = Date.now();
+  await page.click('#run');
+  await settled(page);
+  assert.ok(Date.now() - started < 2000, `beer ran in ${Date.now() - started} ms`);
+  assert.equal(await page.textContent('#stdout'), native(['run', 'examples/beer.icp']).stdout);
+
+  // Run again during a run (Ctrl+Enter): the first run ends, and the
+  // output is the second run's alone (two runs would interleave lines).
+  await page.selectOption('#example', 'countdown.fin');
+  await page.fill('#input', '1000000000');
+  await page.click('#run');
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 2000, null, WAIT);
+  await page.evaluate(() => {
+    window.playground.run(); // as Ctrl+Enter does; not awaited: it runs on
+  });
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 5000, null, WAIT);
+  await page.click('#stop');
+  const again = await shownOutput(page);
+  assert.ok(countsDown(again.text, 1000000000), `one run's countdown:\n${again.text.slice(0, 200)}`);
+
+  // The same for Watch: a recording in flight is dropped with its program.
+  await page.evaluate(() => window.playground.setSource('# forever\n1. ^?1\n', 'icp', 'forever.icp'));
+  await page.click('#watch');
+  await page.selectOption('#example', 'multiply.icp');
+  await page.waitForTimeout(3000);
+  assert.equal(await page.evaluate(() => window.playground.replay), null, 'no recording of the old program');
+  assert.equal(await page.textContent('#board-note'), 'Press Watch to record a run and step through it.');
+  assert.deepEqual(await status(page), { state: 'idle', text: 'Ready.' });
+  await page.click('#watch');
+  await settled(page);
+  assert.equal(await page.evaluate(() => window.playground.replay.rec.stdout), '42\n', "multiply's own recording");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('output streams while a program runs, Run shows it, and Stop keeps it', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'countdown.fin');
+  await page.fill('#input', '1000000000');
+  await page.click('[data-tab=board]');
+  await page.click('#run');
+  assert.equal(await page.isVisible('#tab-output'), true, 'Run switches to the Output tab');
+  // Output shows during the run, and grows.
+  await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 0, null, WAIT);
+  const early = await shownOutput(page);
+  assert.equal((await status(page)).state, 'running', 'output before the run ends');
+  await page.waitForFunction((n) => Number(document.getElementById('stdout').dataset.bytes) > n, early.bytes, WAIT);
+  await page.click('#stop');
+  const stopped = await shownOutput(page);
+  assert.equal((await status(page)).state, 'stopped');
+  assert.ok(stopped.bytes > early.bytes);
+  assert.equal(stopped.text.length, stopped.bytes, 'all of it shown (it is small)');
+  assert.ok(countsDown(stopped.text, 1000000000), `countdown.fin's lines:\n${stopped.text.slice(0, 200)}`);
+  assert.match(await page.textContent('#exit'), /^stopped by you after \d+ ms: no exit status \(the output above is the [\d,]+ bytes/);
+  await page.waitForTimeout(500);
+  assert.deepEqual(await shownOutput(page), stopped, 'nothing arrives after Stop');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('16 MiB of output: a bounded view, a download of all of it, and no long task', async () => {
+  const page = await open();
+  const line = `${'0123456789'.repeat(99)}!!!`;
+  const program = `# prints until the page's 16 MiB are full\n1. "${line}\n2. ^?1\n`;
+  await page.evaluate((p) => window.playground.setSource(p, 'icp', 'flood.icp'), program);
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => window.longTasks.push(...list.getEntries().map((e) => Math.round(e.duration)))).observe({ type: 'longtask' });
+  });
+  await page.click('#run');
+  await settled(page);
+  // Let the observer report the last tasks.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 100))));
+  const tasks = await page.evaluate(() => window.longTasks);
+  console.log(`# 16 MiB of output: long tasks ${JSON.stringify(tasks)} ms`);
+  // A frame is 16 ms; 200 ms leaves a wide margin for a loaded CI machine
+  // (drawing the whole output at once takes seconds).
+  assert.ok(tasks.every((ms) => ms <= 200), `long tasks: ${tasks}`);
+  const MiB16 = 16 << 20;
+  const want = `${line}\n`.repeat(Math.ceil(MiB16 / (line.length + 1))).slice(0, MiB16);
+  const shown = await shownOutput(page);
+  assert.equal(shown.bytes, MiB16);
+  assert.ok(shown.text.length < 80_000, `at most a bounded window is drawn (${shown.text.length} characters)`);
+  const note = await page.textContent('#stdout .hidden-note');
+  assert.equal(shown.hidden, MiB16 - 2 * 32768);
+  assert.match(note, /… 16,711,680 bytes hidden \(of 16,777,216: the first and last parts are shown; download all\)/);
+  assert.ok(shown.text.startsWith(want.slice(0, 32768) + note), 'the first part, then the line');
+  assert.ok(shown.text.endsWith(note + want.slice(-32768)), 'the line, then the last part');
+  assert.equal(await page.evaluate(() => document.getElementById('exit').dataset.status), '1');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#stdout .download-all')]);
+  assert.equal(download.suggestedFilename(), 'flood.out');
+  const saved = fs.readFileSync(await download.path(), 'utf8');
+  assert.equal(saved.length, MiB16);
+  assert.ok(saved === want, 'the download holds all of it');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('work is kept: drafts per language survive a reload, and a shared link is a copy', async () => {
+  const page = await open();
+  const mine = '# mine\n1. "mine\n';
+  await page.evaluate(() => window.playground.setSource('', 'icp', 'program.icp'));
+  await page.click('#editor .cm-content');
+  await page.keyboard.insertText(mine);
+  await page.fill('#input', 'my input');
+  await page.fill('#max-steps', '500');
+  const savedDraft = () => page.evaluate(() => JSON.parse(localStorage.getItem('icp2c.playground.draft.icp') || 'null'));
+  await page.waitForFunction(() => (localStorage.getItem('icp2c.playground.draft.icp') || '').includes('"maxSteps":"500"'), null, WAIT);
+  await page.reload();
+  await page.evaluate(() => window.playground.ready);
+  assert.equal(await page.evaluate(() => window.playground.source()), mine, 'the program comes back');
+  assert.equal(await page.inputValue('#input'), 'my input');
+  assert.equal(await page.inputValue('#max-steps'), '500');
+  assert.equal(await page.textContent('#file-name'), 'program.icp');
+  assert.equal(await page.isVisible('#draft-bar'), false, 'nothing kept aside yet');
+
+  // A shared link (made on another page) opens as a copy.
+  const sharer = await open();
+  await sharer.selectOption('#example', 'sum.icp');
+  await sharer.fill('#input', '1 2 3');
+  await sharer.click('#share');
+  await sharer.waitForFunction(() => document.getElementById('share-link').value.includes('#p='), null, WAIT);
+  const link = await sharer.inputValue('#share-link');
+  const sum = await sharer.evaluate(() => window.playground.source());
+  await sharer.close();
+  const openLink = async () => {
+    await page.goto('about:blank');
+    await page.goto(link);
+    await page.evaluate(() => window.playground.ready);
+  };
+  await openLink();
+  assert.equal(await page.evaluate(() => window.playground.source()), sum);
+  assert.equal(await page.inputValue('#input'), '1 2 3');
+  assert.equal((await savedDraft()).source, mine, 'the link does not overwrite the draft');
+  assert.equal(await page.isVisible('#draft-bar'), true);
+  await page.click('#restore-draft');
+  assert.equal(await page.evaluate(() => window.playground.source()), mine, 'one click brings the draft back');
+  assert.equal(await page.inputValue('#input'), 'my input');
+
+  // Edits of a link's copy are saved as your own; your draft stays one click away.
+  await openLink();
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.insertText('# edited\n');
+  await page.waitForFunction(() => (localStorage.getItem('icp2c.playground.draft.icp') || '').includes('# edited'), null, WAIT);
+  assert.equal(new URL(page.url()).hash, '', 'the link no longer describes the program');
+  await page.reload();
+  await page.evaluate(() => window.playground.ready);
+  assert.equal(await page.evaluate(() => window.playground.source()), `# edited\n${sum}`, 'the edited copy is the draft now');
+  assert.equal(await page.isVisible('#draft-bar'), true);
+  await page.click('#restore-draft');
+  assert.equal(await page.evaluate(() => window.playground.source()), mine);
+  assert.equal((await savedDraft()).source, mine);
+  // Each language has its own draft.
+  await page.selectOption('#example', 'countdown.fin');
+  await page.click('#editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.insertText('# fin edit\n');
+  await page.waitForFunction(() => (localStorage.getItem('icp2c.playground.draft.fin') || '').includes('# fin edit'), null, WAIT);
+  await page.reload();
+  await page.evaluate(() => window.playground.ready);
+  assert.match(await page.evaluate(() => window.playground.source()), /# fin edit\n$/, 'the last language edited comes back');
+  assert.equal((await savedDraft()).source, mine, "InfChessPro's draft is its own");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('readable: Max steps is checked, a damaged link is explained, pieces stand out', async () => {
+  const page = await open();
+  await page.evaluate(() => window.playground.setSource('# forever\n1. ^?1\n', 'icp', 'forever.icp'));
+  for (const [bad, why] of [
+    ['abc', /must be a whole number of steps \(“abc” is not\)/],
+    ['-5', /cannot be negative/],
+    ['1e3', /must be written out in digits/],
+    ['99999999999999999999', /can be at most/],
+  ]) {
+    await page.fill('#max-steps', bad);
+    assert.equal(await page.isVisible('#max-steps-error'), true, bad);
+    assert.match(await page.textContent('#max-steps-error'), why);
+    await page.click('#run');
+    const s = await status(page);
+    assert.equal(s.state, 'error', `${bad} is refused`);
+    assert.match(s.text, why);
+    assert.equal(await page.textContent('#exit'), '', 'nothing ran');
+  }
+  await page.fill('#max-steps', '1_000');
+  assert.equal(await page.isVisible('#max-steps-error'), false);
+  await page.click('#run');
+  await settled(page);
+  assert.equal(await page.evaluate(() => document.getElementById('exit').dataset.status), '3', 'stopped after 1,000 steps');
+
+  // Damaged links say what is wrong, in words.
+  const sharer = await open();
+  await sharer.selectOption('#example', 'sum.icp');
+  await sharer.click('#share');
+  await sharer.waitForFunction(() => document.getElementById('share-link').value.includes('#p='), null, WAIT);
+  const link = await sharer.inputValue('#share-link');
+  await sharer.close();
+  for (const [broken, why] of [
+    [link.slice(0, link.length - 20), /damaged or cut short/],
+    [`${link.split('#')[0]}#p=not+a+link`, /not what the Share button writes/],
+  ]) {
+    const other = await open(broken);
+    const s = await status(other);
+    assert.equal(s.state, 'error');
+    assert.match(s.text, /^This link's program could not be read: /);
+    assert.match(s.text, why);
+    assert.doesNotMatch(s.text, /fetch|TypeError/i);
+    assert.match(await other.evaluate(() => window.playground.source()), /bottles of beer/, 'the page works on');
+    await other.close();
+  }
+
+  // White pieces: solid, with a dark outline that stands out from both
+  // square colours (WCAG contrast of at least 3:1, from the computed styles).
+  await page.selectOption('#example', 'multiply.icp');
+  await page.click('#watch');
+  await settled(page);
+  await stepTo(page, 7);
+  const look = await page.evaluate(() => {
+    const piece = document.querySelector('#board .piece.w');
+    const style = getComputedStyle(piece);
+    const bg = (cls) => getComputedStyle(document.querySelector(`#board .sq.${cls}`)).backgroundColor;
+    return { glyph: piece.textContent, fill: style.color, stroke: style.webkitTextStrokeColor, width: style.webkitTextStrokeWidth, light: bg('light'), dark: bg('dark') };
+  });
+  const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+  const luminance = (c) => {
+    const [r, g, b] = rgb(c).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  assert.ok('♚♛♜♝♞♟'.includes(look.glyph), `a solid glyph: ${look.glyph}`);
+  assert.equal(look.fill, 'rgb(255, 255, 255)', 'filled white');
+  assert.ok(parseFloat(look.width) >= 1, `an outline: ${look.width}`);
+  for (const square of [look.light, look.dark]) {
+    const ratio = contrast(look.stroke, square);
+    assert.ok(ratio >= 3, `outline ${look.stroke} on ${square}: ${ratio.toFixed(2)}:1`);
+  }
+  assert.deepEqual(page.errors, []);
   await page.close();
 });

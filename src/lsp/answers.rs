@@ -63,24 +63,47 @@ fn token_type(kind: TokenKind) -> (u32, u32) {
     }
 }
 
-/// Every diagnostic of `text` as `language` checks it (errors, or the
-/// warnings of a program that checks), in the protocol's form: the
+/// `found`, the diagnostics of `text`, in the protocol's form: the
 /// headline with the notes below it, as the command line prints them, and
-/// the secondary places as related information.
+/// the secondary places as related information. At most [`MAX_PUBLISHED`]
+/// are sent (a binary file opened by mistake has a diagnostic a line);
+/// then one more, where the next would be, counts the rest.
 pub(super) fn diagnostics(
-    language: Language,
+    found: &[Diagnostic],
     text: &str,
     index: &LineIndex,
     uri: &Uri,
 ) -> Vec<lsp::Diagnostic> {
-    found(language, text)
+    let mut out: Vec<lsp::Diagnostic> = found
         .iter()
+        .take(MAX_PUBLISHED)
         .map(|d| to_lsp(d, text, index, uri))
-        .collect()
+        .collect();
+    if let Some(next) = found.get(MAX_PUBLISHED) {
+        let errors = found[MAX_PUBLISHED..]
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
+        out.push(lsp::Diagnostic {
+            range: index.range(text, &next.primary.span),
+            severity: Some(lsp::DiagnosticSeverity::INFORMATION),
+            source: Some("icp2c".to_string()),
+            message: format!(
+                "… and {} more diagnostics ({errors} errors) not shown: `icp2c --check` lists them",
+                found.len() - MAX_PUBLISHED
+            ),
+            ..lsp::Diagnostic::default()
+        });
+    }
+    out
 }
 
-/// The front end's diagnostics of `text`.
-fn found(language: Language, text: &str) -> Vec<Diagnostic> {
+/// At most this many diagnostics of a document are published.
+pub const MAX_PUBLISHED: usize = 1000;
+
+/// The front end's diagnostics of `text` as `language` checks it: its
+/// errors, or the warnings of a program that checks.
+pub(super) fn found(language: Language, text: &str) -> Vec<Diagnostic> {
     match driver::check(language, text) {
         Ok(checked) => checked.warnings,
         Err(errors) => errors,
@@ -157,8 +180,8 @@ pub(super) fn answer(documents: &Documents, request: Request) -> Answer {
         }
         Completion::METHOD => {
             let p: lsp::CompletionParams = params(request)?;
-            let (doc, _) = at(documents, &p.text_document_position)?;
-            json(completions(doc.outline()))
+            let (doc, offset) = at(documents, &p.text_document_position)?;
+            json(completions(doc, offset))
         }
         GotoDefinition::METHOD => {
             let p: lsp::GotoDefinitionParams = params(request)?;
@@ -278,10 +301,29 @@ fn markdown(text: &str) -> lsp::MarkupContent {
     }
 }
 
-fn completions(outline: &Outline) -> lsp::CompletionResponse {
-    let items = outline
+/// At most this many completion items are sent at once; past it the list
+/// is marked incomplete, and the editor asks again as more is typed (a
+/// 100,000-statement program has 100,000 labels).
+pub const MAX_COMPLETIONS: usize = 1000;
+
+/// The completions that start with the word before `offset` (compared
+/// without case), at most [`MAX_COMPLETIONS`] of them.
+fn completions(doc: &Document, offset: usize) -> lsp::CompletionList {
+    let before = &doc.text[..offset];
+    let word_start = before
+        .rfind(|c: char| c.is_whitespace() || ",;?!.%\"".contains(c))
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
+    let prefix = before[word_start..].to_ascii_lowercase();
+    let mut matching = doc
+        .outline()
         .completions
         .iter()
+        .filter(|c| c.label.to_ascii_lowercase().starts_with(&prefix));
+    let items: Vec<lsp::CompletionItem> = matching
+        .by_ref()
+        .take(MAX_COMPLETIONS)
         .map(|c| lsp::CompletionItem {
             label: c.label.clone(),
             kind: Some(match c.kind {
@@ -297,7 +339,10 @@ fn completions(outline: &Outline) -> lsp::CompletionResponse {
             ..lsp::CompletionItem::default()
         })
         .collect();
-    lsp::CompletionResponse::Array(items)
+    lsp::CompletionList {
+        is_incomplete: matching.next().is_some(),
+        items,
+    }
 }
 
 /// The spans of the definition named at `offset` and of all its uses.
@@ -355,15 +400,16 @@ fn rename(
         .map(|span| (span, new_name.to_string()))
         .collect();
     let renamed = apply(&doc.text, &edits);
-    let before: Vec<String> = found(doc.language, &doc.text)
-        .into_iter()
-        .filter(Diagnostic::is_error)
-        .map(|d| d.message)
+    let before: Vec<&str> = doc
+        .found()
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
         .collect();
     let broken = found(doc.language, &renamed)
         .into_iter()
         .filter(Diagnostic::is_error)
-        .find(|d| !before.contains(&d.message));
+        .find(|d| !before.contains(&d.message.as_str()));
     if let Some(d) = broken {
         return Err(format!(
             "renaming {} {name} to {new_name} would break the program: {}",
@@ -482,7 +528,7 @@ fn code_actions(doc: &Document, uri: &Uri, range: lsp::Range) -> Vec<lsp::CodeAc
     let from = doc.index.offset(&doc.text, range.start);
     let to = doc.index.offset(&doc.text, range.end);
     let mut actions = Vec::new();
-    for d in found(doc.language, &doc.text) {
+    for d in doc.found() {
         let span = &d.primary.span;
         if span.start > to || span.end < from {
             continue;
@@ -492,7 +538,7 @@ fn code_actions(doc: &Document, uri: &Uri, range: lsp::Range) -> Vec<lsp::CodeAc
             actions.push(lsp::CodeActionOrCommand::CodeAction(lsp::CodeAction {
                 title: fix.title.clone(),
                 kind: Some(lsp::CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![to_lsp(&d, &doc.text, &doc.index, uri)]),
+                diagnostics: Some(vec![to_lsp(d, &doc.text, &doc.index, uri)]),
                 edit: Some(workspace_edit(uri.clone(), edit)),
                 is_preferred: Some(d.fixes.len() == 1),
                 ..lsp::CodeAction::default()

@@ -12,6 +12,7 @@
 mod answers;
 pub mod position;
 
+use crate::common::diagnostic::Diagnostic;
 use crate::common::outline::Outline;
 use crate::driver::Language;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
@@ -51,10 +52,19 @@ pub(crate) struct Document {
     pub version: i32,
     /// Its lines.
     pub index: LineIndex,
-    /// Its outline, worked out by the diagnostics thread once it has
-    /// published the diagnostics, or by the first request that needs it
-    /// before then, whichever comes first.
-    outline: Arc<OnceLock<Outline>>,
+    /// What is worked out of the text, once.
+    analysis: Arc<Analysis>,
+}
+
+/// What is worked out of a document's text: by the diagnostics thread,
+/// ahead of the requests, or by the first request that needs it before
+/// then, whichever comes first.
+#[derive(Default)]
+struct Analysis {
+    /// The front end's diagnostics.
+    found: OnceLock<Vec<Diagnostic>>,
+    /// The outline.
+    outline: OnceLock<Outline>,
 }
 
 impl Document {
@@ -64,14 +74,22 @@ impl Document {
             index: LineIndex::new(&text),
             text: text.into(),
             version,
-            outline: Arc::default(),
+            analysis: Arc::default(),
         }
     }
 
     /// The outline of the current text.
     pub fn outline(&self) -> &Outline {
-        self.outline
+        self.analysis
+            .outline
             .get_or_init(|| self.language.outline(&self.text))
+    }
+
+    /// The front end's diagnostics of the current text.
+    pub fn found(&self) -> &[Diagnostic] {
+        self.analysis
+            .found
+            .get_or_init(|| answers::found(self.language, &self.text))
     }
 }
 
@@ -183,8 +201,8 @@ struct Job {
     version: Option<i32>,
     language: Language,
     text: Option<Arc<str>>,
-    /// The document's outline, to work out ahead of the requests.
-    outline: Arc<OnceLock<Outline>>,
+    /// What is worked out of the document's text.
+    analysis: Arc<Analysis>,
 }
 
 /// Takes the documents whose text changed, waits until no change has come
@@ -214,7 +232,11 @@ fn diagnostics_worker(queue: &mpsc::Receiver<Job>, publisher: &crossbeam_channel
             let diagnostics = match &job.text {
                 Some(text) => {
                     let index = LineIndex::new(text);
-                    answers::diagnostics(job.language, text, &index, &uri)
+                    let found = job
+                        .analysis
+                        .found
+                        .get_or_init(|| answers::found(job.language, text));
+                    answers::diagnostics(found, text, &index, &uri)
                 }
                 None => Vec::new(),
             };
@@ -223,8 +245,13 @@ fn diagnostics_worker(queue: &mpsc::Receiver<Job>, publisher: &crossbeam_channel
             if publisher.send(Message::Notification(note)).is_err() {
                 return;
             }
-            if let Some(text) = &job.text {
-                job.outline.get_or_init(|| job.language.outline(text));
+            // The outline, for the requests to come, on a thread of its
+            // own: the next change's diagnostics must not wait for it.
+            if let Some(text) = job.text {
+                let (analysis, language) = (job.analysis, job.language);
+                std::thread::spawn(move || {
+                    analysis.outline.get_or_init(|| language.outline(&text));
+                });
             }
         }
     }
@@ -265,7 +292,7 @@ fn notice(documents: &mut Documents, notification: Notification) -> Option<Job> 
                 version: None,
                 language: document.language,
                 text: None,
-                outline: Arc::default(),
+                analysis: Arc::default(),
             })
         }
         _ => None,
@@ -278,7 +305,7 @@ fn job(uri: &Uri, document: &Document) -> Job {
         version: Some(document.version),
         language: document.language,
         text: Some(document.text.clone()),
-        outline: document.outline.clone(),
+        analysis: document.analysis.clone(),
     }
 }
 

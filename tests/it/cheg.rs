@@ -826,6 +826,10 @@ fn generated_c_and_rust_free_compare_and_write_deep_sets_as_the_interpreter() {
 /// big programs) and cut into functions of statements in both targets; the
 /// interpreter, the C and the Rust engines still answer alike, runtime
 /// errors included.
+#[cfg_attr(
+    icp2c_no_rustfmt,
+    ignore = "needs rustfmt (rustup component add rustfmt), missing when the tests were built"
+)]
 #[test]
 fn a_long_program_answers_alike_in_every_engine() {
     let mut source = String::from("ENTRY Q,K\n        SETV A,\"1\n        SETV B,\"2\n");

@@ -6,7 +6,7 @@
 //! rejected input gets at least one diagnostic whose span lies inside the
 //! text, and the diagnostics render.
 //!
-//! The regression corpus tests/fuzz-corpus/{icp,fin}/ (hostile inputs and
+//! The regression corpus tests/fuzz-corpus/{icp,fin,cheg}/ (hostile inputs and
 //! anything the fuzzer ever found) runs first, whole. Then a fixed-seed
 //! batch: `ICP2C_FUZZ_CASES` (default 3000 per language) executions; set it
 //! higher to fuzz more, `ICP2C_FUZZ_SEED` for other seeds. A failing input
@@ -36,6 +36,7 @@ fn exercise(lang: Language, bytes: &[u8]) {
             lossy
         }
     };
+    check_outline(&text, &lang.outline(&text));
     match driver::check(lang, &text) {
         Err(errors) => {
             assert!(!errors.is_empty(), "rejected without a diagnostic");
@@ -75,6 +76,54 @@ fn exercise(lang: Language, bytes: &[u8]) {
             assert_eq!(files[0].path, "Cargo.toml");
             assert!(files.iter().any(|f| f.path == "src/main.rs"));
         }
+    }
+}
+
+/// What an editor is told of the text (`icp2c lsp`) keeps the outline's
+/// promises: every span inside the text on character boundaries; tokens
+/// sorted, apart, each within one line; every use and definition where
+/// its name is written.
+fn check_outline(text: &str, outline: &icp2c::common::outline::Outline) {
+    let inside = |span: &std::ops::Range<usize>, what: &str| {
+        assert!(
+            span.start <= span.end
+                && span.end <= text.len()
+                && text.is_char_boundary(span.start)
+                && text.is_char_boundary(span.end),
+            "{what} span {span:?} is not a range of the {} bytes of text",
+            text.len()
+        );
+    };
+    let mut end = 0;
+    for token in &outline.tokens {
+        inside(&token.span, "token");
+        assert!(
+            token.span.start >= end,
+            "tokens overlap at {:?}",
+            token.span
+        );
+        assert!(
+            !text[token.span.clone()].contains('\n'),
+            "token {:?} crosses a line",
+            token.span
+        );
+        end = token.span.end;
+    }
+    for s in &outline.symbols {
+        inside(&s.span, "symbol");
+        inside(&s.extent, "symbol extent");
+    }
+    for r in &outline.references {
+        inside(&r.span, "reference");
+    }
+    for h in &outline.hovers {
+        inside(&h.span, "hover");
+    }
+    for f in &outline.folds {
+        inside(f, "fold");
+    }
+    if let Some((span, _)) = &outline.rename_blocker {
+        inside(span, "rename blocker");
     }
 }
 
@@ -518,6 +567,7 @@ fn regression_corpus_never_crashes() {
     for (dir, lang) in [
         ("tests/fuzz-corpus/icp", Language::InfChessPro),
         ("tests/fuzz-corpus/fin", Language::Finvara),
+        ("tests/fuzz-corpus/cheg", Language::Cheg),
     ] {
         let files = corpus(dir);
         assert!(files.len() >= 5, "{dir} is missing");

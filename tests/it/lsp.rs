@@ -337,7 +337,10 @@ fn every_language_answers_hover_completion_symbols_and_folds() {
             "{name}: no symbols"
         );
         let items = c.request("textDocument/completion", at(&uri, 0, 0));
-        assert!(items.as_array().unwrap().len() > 5, "{name}: {items}");
+        assert!(
+            items["items"].as_array().unwrap().len() > 5,
+            "{name}: {items}"
+        );
         // Some hover on the first statement line cites the reference.
         let line = text
             .lines()
@@ -376,4 +379,47 @@ fn every_language_answers_hover_completion_symbols_and_folds() {
         .try_request("textDocument/inlayHint", json!({}))
         .unwrap_err();
     assert!(error.contains("does not answer"), "{error}");
+}
+
+#[test]
+fn completions_follow_what_is_typed_and_stop_at_a_thousand() {
+    let mut c = Client::start();
+    let uri = "file:///w/many.icp";
+    let mut text: String = (1..=3000).map(|i| format!("{i}. ^\n")).collect();
+    text.push_str("3001. ^?29");
+    c.open(uri, "infchesspro", &text);
+    let end = at(uri, 3000, 10);
+    let list = c.request("textDocument/completion", end);
+    let labels: Vec<&str> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    // 29, 290–299, 2900–2999 (and 3001's own label does not start so).
+    assert_eq!(labels.len(), 111, "{labels:?}");
+    assert!(labels.iter().all(|l| l.starts_with("29")));
+    assert_eq!(list["isIncomplete"], false);
+    let all = c.request("textDocument/completion", at(uri, 3000, 8));
+    assert_eq!(all["items"].as_array().unwrap().len(), 1000);
+    assert_eq!(all["isIncomplete"], true);
+}
+
+#[test]
+fn a_thousand_diagnostics_are_published_and_the_rest_counted() {
+    let c = Client::start();
+    let uri = "file:///w/binary.icp";
+    let text: String = (0..1500).map(|_| "\u{1}\n").collect();
+    c.open(uri, "infchesspro", &text);
+    let found = c.diagnostics(uri, Some(1));
+    assert_eq!(found.len(), 1001);
+    assert_eq!(found[1000]["severity"], 3);
+    assert!(
+        found[1000]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("… and 500 more diagnostics (500 errors)"),
+        "{}",
+        found[1000]
+    );
 }

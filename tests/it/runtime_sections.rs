@@ -202,6 +202,10 @@ fn generated_rust_builds_with_every_warning_an_error() {
 /// use: signatures, calls, the runtime's selected lines) are laid out as
 /// rustfmt lays them out, as one file and as a crate (whose `src/icp_rt.rs`
 /// rustfmt checks through `mod icp_rt;`).
+#[cfg_attr(
+    icp2c_no_rustfmt,
+    ignore = "needs rustfmt (rustup component add rustfmt), missing when the tests were built"
+)]
 #[test]
 fn generated_rust_of_every_shape_is_rustfmt_clean() {
     let dir = tempfile::tempdir().unwrap();

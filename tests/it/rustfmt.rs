@@ -1,8 +1,8 @@
 //! Generated Rust is laid out as rustfmt lays it out (issue 14): for every
 //! InfChessPro and Finvara example, and for programs made to reach the
 //! layout limits (long texts, 20-digit literals, wide characters, a
-//! program cut into several functions), the one-file Rust and the crate's
-//! `src/main.rs` and `src/icp_rt.rs` pass `rustfmt --edition 2021
+//! program cut into several functions), the one-file Rust and every Rust
+//! file of the crate pass `rustfmt --edition 2021
 //! --check` (the edition the generated code names).
 //!
 //! CHEG's statements are nested expressions: besides its examples, random
@@ -46,13 +46,24 @@ fn check(file: &str, source: &str, dir: &Path) -> Vec<String> {
     std::fs::write(&one, program.emit_rust(file)).expect("write generated file");
     failures.extend(rustfmt_check(&one, file).err());
     let krate = dir.join(format!("{file}.crate"));
-    for f in program.emit_crate(file, "prog") {
+    let files = program.emit_crate(file, "prog");
+    for f in &files {
         let path = krate.join(&f.path);
         std::fs::create_dir_all(path.parent().expect("a folder")).expect("create folder");
-        std::fs::write(&path, f.contents).expect("write generated file");
+        std::fs::write(&path, &f.contents).expect("write generated file");
     }
-    let main = krate.join("src/main.rs");
-    failures.extend(rustfmt_check(&main, &format!("{file} (crate)")).err());
+    // Every Rust file of the crate, each on its own (`lib.rs`, `main.rs`,
+    // the runtime module).
+    let rust_files: Vec<_> = files.iter().filter(|f| f.path.ends_with(".rs")).collect();
+    assert!(
+        rust_files.len() >= 3,
+        "{file}: a crate of {} Rust files",
+        rust_files.len()
+    );
+    for f in rust_files {
+        let name = format!("{file} (crate's {})", f.path);
+        failures.extend(rustfmt_check(&krate.join(&f.path), &name).err());
+    }
     failures
 }
 
@@ -65,6 +76,10 @@ fn check_all(programs: &[(String, String)]) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+#[cfg_attr(
+    icp2c_no_rustfmt,
+    ignore = "needs rustfmt (rustup component add rustfmt), missing when the tests were built"
+)]
 #[test]
 fn examples_are_rustfmt_clean() {
     let mut programs = Vec::new();
@@ -83,6 +98,10 @@ fn examples_are_rustfmt_clean() {
     check_all(&programs);
 }
 
+#[cfg_attr(
+    icp2c_no_rustfmt,
+    ignore = "needs rustfmt (rustup component add rustfmt), missing when the tests were built"
+)]
 #[test]
 fn programs_at_the_layout_limits_are_rustfmt_clean() {
     let long_text = format!("1. \"{}\n", "x".repeat(47));
@@ -145,6 +164,10 @@ fn programs_at_the_layout_limits_are_rustfmt_clean() {
     check_all(&programs);
 }
 
+#[cfg_attr(
+    icp2c_no_rustfmt,
+    ignore = "needs rustfmt (rustup component add rustfmt), missing when the tests were built"
+)]
 #[test]
 fn random_cheg_programs_are_rustfmt_clean() {
     let mut rng = support::progen::Rng(0x00c4_e6f0);

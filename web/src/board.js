@@ -102,6 +102,22 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** The glyph a piece is drawn with on a board: the solid symbol for both
+ * sides, white ones filled white with a dark outline (style.css), so that
+ * a white piece is as solid on a light square as a black one (the outline
+ * symbols ♔…♙ let the square show through). Lists keep `glyph`'s. */
+const SOLID = CHESS.b;
+const NAMES = { k: 'king', q: 'queen', r: 'rook', b: 'bishop', n: 'knight', p: 'pawn' };
+
+function boardPiece(side, symbol) {
+  return el('span', {
+    class: `piece ${side}`,
+    text: SOLID[symbol] || symbol,
+    'data-piece': `${side}${symbol}`,
+    'aria-label': `${side === 'w' ? 'white' : 'black'} ${NAMES[symbol] || symbol}`,
+  });
+}
+
 /** A piece's glyph: a chess symbol for InfChessPro, the kind's own
  * letter for Finvara (its kinds are the program's own, §2). */
 function glyph(language, content) {
@@ -164,7 +180,7 @@ function drawUnbounded(container, replay) {
       const sq = replay.squares.get(key);
       if (sq) {
         const content = replay.rec.contents[sq.content];
-        cell.append(el('span', { class: `piece ${content[0]}`, text: glyph('icp', content) }));
+        cell.append(boardPiece(content[0], content[1]));
         if (content[2]) cell.append(el('span', { class: 'name', text: content[2] }));
         cell.title = `${content[2]} (${row.value},${col.value})`;
       }
@@ -281,7 +297,7 @@ export function drawPosition(container, position, best) {
       const letter = at.get(sq);
       if (letter) {
         const side = letter === letter.toUpperCase() ? 'w' : 'b';
-        cell.append(el('span', { class: `piece ${side}`, text: CHESS[side][letter.toLowerCase()] }));
+        cell.append(boardPiece(side, letter.toLowerCase()));
       }
       grid.append(cell);
     }

@@ -9,6 +9,7 @@ import { rust } from '@codemirror/lang-rust';
 import { modes } from './modes.js';
 import { instantiate, Op } from './wasm.js';
 import { Replay, drawReplay, drawPosition } from './board.js';
+import { OutputView } from './output.js';
 import examples from '../build/examples.json';
 
 /** Most steps a Watch records (each is kept for stepping back). */
@@ -55,6 +56,10 @@ const ui = {
   bestmove: $('bestmove'),
   statements: $('statements'),
   boardNote: $('board-note'),
+  maxStepsError: $('max-steps-error'),
+  draftBar: $('draft-bar'),
+  draftNote: $('draft-note'),
+  restoreDraft: $('restore-draft'),
 };
 
 // -- the program being edited -------------------------------------------
@@ -96,6 +101,7 @@ const editor = new EditorView({
         if (update.docChanged) {
           scheduleCheck();
           if (state.replay) forgetReplay();
+          if (!replacing) edited();
         }
       }),
     ],
@@ -104,23 +110,140 @@ const editor = new EditorView({
 
 const source = () => editor.state.doc.toString();
 
+// -- work kept: a draft per language in localStorage -----------------------
+//
+// What you edit (the program, its input and options) is saved as the draft
+// of its language, and the last language's draft comes back on reload.
+// Loading an example or a shared link shows it without saving it: if it
+// hides a saved draft, that draft is kept aside (one a language) and
+// "Restore my draft" brings it back (the program it replaces is kept aside
+// in its turn, so nothing is lost). Your edits of an example or a link are
+// then saved as your draft.
+
+const KEY = 'icp2c.playground.';
+const draftKey = (lang) => `${KEY}draft.${lang}`;
+const asideKey = (lang) => `${KEY}aside.${lang}`;
+/** True while the page, not you, replaces the program. */
+let replacing = false;
+let saveTimer = null;
+
+function readStored(key) {
+  try {
+    const data = JSON.parse(localStorage.getItem(key) || 'null');
+    return data && typeof data.source === 'string' && EXTENSIONS[data.lang] ? data : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeStored(key, data) {
+  try {
+    if (data) localStorage.setItem(key, JSON.stringify(data));
+    else localStorage.removeItem(key);
+  } catch {
+    // Storage full or refused (a private window): the page works on.
+  }
+}
+
+/** The program, its input and options as they are now. */
+function current() {
+  return {
+    lang: state.lang,
+    name: state.name,
+    source: source(),
+    input: ui.input.value,
+    maxSteps: ui.maxSteps.value,
+    fen: ui.fen.value,
+    depth: ui.depth.value,
+    noEndgame: ui.noEndgame.checked,
+  };
+}
+
+/** You changed the program or an option: save it (soon) as your draft. */
+function edited() {
+  // A link no longer describes what you edit.
+  if (location.hash.startsWith('#p=')) history.replaceState(null, '', location.href.split('#')[0]);
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(saveDraft, 300);
+}
+
+function saveDraft() {
+  clearTimeout(saveTimer);
+  saveTimer = null;
+  writeStored(draftKey(state.lang), current());
+  try {
+    localStorage.setItem(`${KEY}lang`, state.lang);
+  } catch {}
+}
+
+/** Shows `data` (a draft, an example or a link's program). */
+function show(data) {
+  ui.input.value = data.input || '';
+  if ('maxSteps' in data) ui.maxSteps.value = data.maxSteps || '';
+  ui.fen.value = data.fen || '';
+  ui.depth.value = data.depth || String(DEFAULT_DEPTH);
+  ui.noEndgame.checked = !!data.noEndgame;
+  setSource(String(data.source || ''), data.lang, String(data.name || `program.${data.lang}`));
+}
+
+/** About to show something that is not your draft: a saved draft it would
+ * hide is kept aside, and the bar offers it back. */
+function keepDraftAside(lang, incoming) {
+  if (saveTimer) saveDraft();
+  const draft = readStored(draftKey(lang));
+  if (draft && draft.source !== incoming.source) writeStored(asideKey(lang), draft);
+  showDraftBar(lang);
+}
+
+function showDraftBar(lang) {
+  const aside = readStored(asideKey(lang));
+  ui.draftBar.hidden = !aside;
+  if (aside) ui.draftNote.textContent = `Your draft ${aside.name} (${aside.source.split('\n').length} lines) is kept.`;
+}
+
+/** "Restore my draft": the kept draft comes back, as your draft; what it
+ * replaces is kept aside in its place. */
+function restoreDraft() {
+  const aside = readStored(asideKey(state.lang));
+  if (!aside) return;
+  const now = current();
+  writeStored(asideKey(state.lang), now.source !== aside.source ? now : null);
+  show(aside);
+  saveDraft();
+  showDraftBar(state.lang);
+}
+
+function forgetAside() {
+  writeStored(asideKey(state.lang), null);
+  showDraftBar(state.lang);
+}
+
 function setSource(text, lang, name) {
+  // Another program: the old one's run ends, and nothing it sends shows.
+  runToken++;
+  cancelRun('superseded');
   state.lang = lang;
   state.name = name || `program.${lang}`;
   ui.lang.value = lang;
   const example = state.name.startsWith('examples/') ? state.name.slice('examples/'.length) : '';
   ui.example.value = examples.some((e) => e.file === example) ? example : '';
   ui.fileName.textContent = state.name;
-  editor.dispatch({
-    changes: { from: 0, to: editor.state.doc.length, insert: text },
-    effects: [language.reconfigure(modes[lang]), stepLine.of(null)],
-  });
+  replacing = true;
+  try {
+    editor.dispatch({
+      changes: { from: 0, to: editor.state.doc.length, insert: text },
+      effects: [language.reconfigure(modes[lang]), stepLine.of(null)],
+    });
+  } finally {
+    replacing = false;
+  }
   ui.chegOptions.hidden = lang !== 'cheg';
   ui.inputBox.hidden = lang === 'cheg';
   ui.watch.hidden = lang === 'cheg';
   ui.maxSteps.parentElement.hidden = lang === 'cheg';
   forgetReplay();
   clearResults();
+  checkMaxSteps();
   checkNow();
   if (lang === 'cheg' && icp) showPosition(null);
   showTab(activeTab);
@@ -129,12 +252,8 @@ function setSource(text, lang, name) {
 function loadExample(file) {
   const ex = examples.find((e) => e.file === file);
   if (!ex) return;
-  ui.example.value = file;
-  ui.input.value = ex.input;
-  ui.fen.value = ex.fen || '';
-  ui.depth.value = String(ex.depth || DEFAULT_DEPTH);
-  ui.noEndgame.checked = false;
-  setSource(ex.source, ex.lang, `examples/${ex.file}`);
+  keepDraftAside(ex.lang, ex);
+  show({ lang: ex.lang, name: `examples/${ex.file}`, source: ex.source, input: ex.input, fen: ex.fen, depth: ex.depth && String(ex.depth) });
 }
 
 // -- the library: on the page for quick answers, in a worker for runs ----
@@ -142,6 +261,7 @@ function loadExample(file) {
 let module = null;
 let icp = null;
 let worker = null;
+/** The request in the worker: {id, resolve, reject, onChunk}, or null. */
 let pending = null;
 let nextId = 1;
 
@@ -149,7 +269,12 @@ function startWorker() {
   worker = new Worker('worker.js', { type: 'module' });
   worker.onmessage = (event) => {
     const m = event.data;
+    // Anything about a request the page has given up on is ignored.
     if (m.ready || !pending || m.id !== pending.id) return;
+    if (m.chunk) {
+      pending.onChunk?.(m.chunk);
+      return;
+    }
     const { resolve, reject } = pending;
     pending = null;
     if (m.error) {
@@ -168,22 +293,36 @@ function startWorker() {
   worker.postMessage({ module });
 }
 
-/** Runs `op` in the worker; Stop rejects it. */
-function inWorker(op, fields) {
+/** Runs `op` in the worker, `onChunk(bytes)` getting its standard output
+ * as it comes; a request still in flight is ended first (one run at a
+ * time). Stop, and anything that replaces the program, rejects it. */
+function inWorker(op, fields, onChunk) {
+  cancelRun('superseded');
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending = { id, resolve, reject };
+    pending = { id, resolve, reject, onChunk };
     worker.postMessage({ id, op, fields });
   });
 }
 
-function stop() {
-  if (!pending) return;
+/** Ends the run in flight, if any, by ending its worker (a program that
+ * loops holds up nothing): its promise is rejected with `why`. */
+function cancelRun(why) {
+  if (!pending) return false;
   worker.terminate();
   const { reject } = pending;
   pending = null;
   startWorker();
-  reject(new Error('stopped'));
+  reject(new Error(why));
+  return true;
+}
+
+/** Counts the page's runs: a run's answer is shown only while it is the
+ * latest (a new program, Run or Watch makes it stale). */
+let runToken = 0;
+
+function stop() {
+  cancelRun('stopped');
 }
 
 function setStatus(kind, text) {
@@ -246,8 +385,10 @@ function checkNow() {
 
 // -- running ---------------------------------------------------------------
 
+const stdoutView = new OutputView(ui.stdout, () => `${stem()}.out`);
+
 function clearResults() {
-  ui.stdout.textContent = '';
+  stdoutView.reset();
   ui.stderr.textContent = '';
   ui.exit.textContent = '';
   ui.statements.textContent = '';
@@ -256,7 +397,8 @@ function clearResults() {
 }
 
 function showResult(result, ms) {
-  ui.stdout.textContent = result.stdout;
+  if (typeof result.stdout === 'string') stdoutView.setText(result.stdout);
+  else stdoutView.end();
   ui.stderr.textContent = result.stderr;
   ui.exit.textContent = `exit status ${result.status}`;
   ui.exit.dataset.status = String(result.status);
@@ -276,9 +418,43 @@ function checkedOrShown() {
   return null;
 }
 
+const U64_MAX = 18446744073709551615n;
+
+/** Why *Max steps* is refused, or null: it is empty (no limit) or a whole
+ * number of steps (digits, grouped with `_`, `,` or spaces if you like),
+ * 0 to 2^64 - 1 as `--max-steps` takes. */
+function maxStepsProblem() {
+  const raw = ui.maxSteps.value.trim();
+  const text = raw.replace(/[_,\s]/g, '');
+  if (text === '') return null;
+  if (!/^\d+$/.test(text)) {
+    if (/^[-−]/.test(text)) return `Max steps cannot be negative (“${raw}”): give a whole number of steps, or leave it empty for no limit.`;
+    if (/^[\d.]+(e[+-]?\d+)?$/i.test(text)) return `Max steps must be written out in digits (“${raw}”): no decimals or exponents, such as 1000.`;
+    return `Max steps must be a whole number of steps (“${raw}” is not), or empty for no limit.`;
+  }
+  if (BigInt(text) > U64_MAX) return `Max steps can be at most ${U64_MAX.toLocaleString('en')} (empty: no limit).`;
+  return null;
+}
+
+/** Shows whether *Max steps* is valid; returns its problem or null. */
+function checkMaxSteps() {
+  const problem = state.lang === 'cheg' ? null : maxStepsProblem();
+  ui.maxStepsError.textContent = problem || '';
+  ui.maxStepsError.hidden = !problem;
+  ui.maxSteps.setAttribute('aria-invalid', String(!!problem));
+  return problem;
+}
+
+/** *Max steps* as digits ('' for no limit), or null after saying why it
+ * is refused. */
 function maxSteps() {
-  const text = ui.maxSteps.value.trim().replace(/[_,\s]/g, '');
-  return /^\d+$/.test(text) ? text : '';
+  const problem = checkMaxSteps();
+  if (problem) {
+    setStatus('error', problem);
+    ui.maxSteps.focus();
+    return null;
+  }
+  return ui.maxSteps.value.trim().replace(/[_,\s]/g, '');
 }
 
 function chegArgs() {
@@ -290,32 +466,47 @@ function chegArgs() {
 }
 
 async function run() {
+  const token = ++runToken;
+  cancelRun('superseded');
+  const steps = maxSteps();
+  if (steps === null) return;
   if (!checkedOrShown()) return;
   stopPlaying();
   clearResults();
   setStatus('running', 'Running…');
   const cheg = state.lang === 'cheg';
   if (cheg) showPosition(null);
+  else showTab('output');
   const fields = cheg
     ? [state.lang, state.name, source(), '', '', chegArgs(), '1']
-    : [state.lang, state.name, source(), ui.input.value, maxSteps(), '', ''];
+    : [state.lang, state.name, source(), ui.input.value, steps, '', ''];
+  const started = performance.now();
   try {
-    const { result, ms } = await inWorker(Op.run, fields);
+    const { result, ms } = await inWorker(Op.run, fields, (bytes) => token === runToken && stdoutView.append(bytes));
+    if (token !== runToken) return;
     showResult(result, ms);
     if (cheg) {
+      const stdout = stdoutView.text();
       ui.statements.textContent = result.stderr;
-      const best = /^bestmove (\S+) score (\S+)/m.exec(result.stdout);
-      ui.bestmove.textContent = best ? `Best move ${best[1]}, score ${best[2]} (depth ${ui.depth.value || DEFAULT_DEPTH})` : result.stdout.trim();
+      const best = /^bestmove (\S+) score (\S+)/m.exec(stdout);
+      ui.bestmove.textContent = best ? `Best move ${best[1]}, score ${best[2]} (depth ${ui.depth.value || DEFAULT_DEPTH})` : stdout.trim();
       showPosition(best ? best[1] : null);
     }
   } catch (error) {
-    failed(error);
+    if (token === runToken) failed(error, performance.now() - started);
   }
 }
 
-function failed(error) {
-  if (error.message === 'stopped') setStatus('stopped', 'Stopped.');
-  else setStatus('error', `Internal error: ${error.message}`);
+function failed(error, ms) {
+  if (error.message === 'superseded') return;
+  if (error.message === 'stopped') {
+    stdoutView.end();
+    const shown = stdoutView.bytes;
+    const kept = shown ? ` (the output above is the ${shown.toLocaleString('en')} bytes it printed until then)` : '';
+    ui.exit.textContent = `stopped by you after ${Math.round(ms)} ms: no exit status${kept}`;
+    ui.exit.dataset.status = 'stopped';
+    setStatus('stopped', 'Stopped.');
+  } else setStatus('error', `Internal error: ${error.message}`);
 }
 
 function showPosition(best) {
@@ -324,14 +515,19 @@ function showPosition(best) {
 
 async function watch() {
   if (state.lang === 'cheg') return run();
+  const token = ++runToken;
+  cancelRun('superseded');
+  const limit = maxSteps();
+  if (limit === null) return;
   if (!checkedOrShown()) return;
   stopPlaying();
   clearResults();
   setStatus('running', 'Recording the run step by step…');
-  const limit = maxSteps();
   const steps = limit && BigInt(limit) < BigInt(WATCH_LIMIT) ? limit : String(WATCH_LIMIT);
+  const started = performance.now();
   try {
     const { result, ms } = await inWorker(Op.record, [state.lang, state.name, source(), ui.input.value, steps]);
+    if (token !== runToken) return;
     if (!result.ok) {
       setStatus('error', result.error || result.stderr);
       return;
@@ -345,7 +541,7 @@ async function watch() {
     showTab('board');
     renderStep();
   } catch (error) {
-    failed(error);
+    if (token === runToken) failed(error, performance.now() - started);
   }
 }
 
@@ -516,21 +712,61 @@ async function shareLink() {
   }
 }
 
-async function loadFromLink() {
-  const m = /^#p=([A-Za-z0-9_-]+)$/.exec(location.hash);
-  if (!m) return false;
+/** Why a link's program could not be read, in words. */
+class LinkError extends Error {}
+
+/** The program a `#p=` link carries; a LinkError says why it cannot. */
+async function readLink(packed) {
+  let bytes;
   try {
-    const data = JSON.parse(new TextDecoder().decode(await squeeze(fromBase64Url(m[1]), 'decompress')));
-    if (!EXTENSIONS[data.lang]) throw new Error(`unknown language ${data.lang}`);
-    ui.example.value = '';
-    ui.input.value = data.input || '';
-    ui.fen.value = data.fen || '';
-    ui.depth.value = data.depth || String(DEFAULT_DEPTH);
-    ui.noEndgame.checked = !!data.noEndgame;
-    setSource(String(data.source || ''), data.lang, String(data.name || `program.${data.lang}`));
+    bytes = fromBase64Url(packed);
+  } catch {
+    throw new LinkError('its text is not what the Share button writes (a character was changed or added)');
+  }
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await squeeze(bytes, 'decompress'));
+  } catch {
+    // A deflate stream that ends early or holds garbage: the browser only
+    // says "Failed to fetch".
+    throw new LinkError('it is damaged or cut short (perhaps not copied whole): its compressed program does not unpack');
+  }
+  let data;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new LinkError('it unpacks, but not to a program the Share button wrote');
+  }
+  if (!data || typeof data !== 'object' || typeof data.source !== 'string') throw new LinkError('it carries no program');
+  if (!EXTENSIONS[data.lang]) throw new LinkError(`it names a language the page does not know (${JSON.stringify(String(data.lang))})`);
+  return data;
+}
+
+/** Shows the program of the page's `#p=` link, as a copy: your saved draft
+ * is kept (Restore my draft brings it back). False when there is no link,
+ * or after saying why it could not be read. */
+async function loadFromLink() {
+  if (!location.hash.startsWith('#p=')) return false;
+  const m = /^#p=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  try {
+    if (!m || !m[1]) throw new LinkError('its text is not what the Share button writes (a character was changed or added)');
+    const data = await readLink(m[1]);
+    const copy = {
+      lang: data.lang,
+      name: String(data.name || `program.${data.lang}`),
+      source: data.source,
+      input: String(data.input || ''),
+      fen: String(data.fen || ''),
+      depth: String(data.depth || DEFAULT_DEPTH),
+      noEndgame: !!data.noEndgame,
+    };
+    keepDraftAside(copy.lang, copy);
+    show(copy);
+    setStatus('idle', 'A shared program (a copy: your own draft is kept).');
     return true;
   } catch (error) {
-    setStatus('error', `This link's program could not be read (${error.message}).`);
+    const why = error instanceof LinkError ? error.message : `an unexpected error: ${error.message}`;
+    setStatus('error', `This link's program could not be read: ${why}. Ask for the link again.`);
     return false;
   }
 }
@@ -546,9 +782,18 @@ function wire() {
   }
   ui.example.onchange = () => ui.example.value && loadExample(ui.example.value);
   ui.lang.onchange = () => {
-    ui.example.value = '';
-    setSource(source(), ui.lang.value, `program.${ui.lang.value}`);
+    // The same text, read as the other language: your edit.
+    const lang = ui.lang.value;
+    keepDraftAside(lang, { source: source() });
+    setSource(source(), lang, `program.${lang}`);
+    saveDraft();
   };
+  for (const field of [ui.input, ui.maxSteps, ui.fen, ui.depth, ui.noEndgame]) field.addEventListener('input', edited);
+  ui.noEndgame.addEventListener('change', edited);
+  ui.maxSteps.addEventListener('input', checkMaxSteps);
+  ui.restoreDraft.onclick = restoreDraft;
+  $('forget-draft').onclick = forgetAside;
+  window.addEventListener('pagehide', () => saveTimer && saveDraft());
   ui.run.onclick = run;
   ui.watch.onclick = watch;
   ui.stop.onclick = stop;
@@ -583,7 +828,15 @@ async function main() {
   const linked = await loadFromLink();
   if (!linked) {
     const failed = ui.status.dataset.state === 'error' ? ui.status.textContent : null;
-    loadExample(examples.some((e) => e.file === 'beer.icp') ? 'beer.icp' : examples[0].file);
+    let lang = null;
+    try {
+      lang = localStorage.getItem(`${KEY}lang`);
+    } catch {}
+    const draft = EXTENSIONS[lang] ? readStored(draftKey(lang)) : null;
+    if (draft) {
+      show(draft);
+      showDraftBar(draft.lang);
+    } else loadExample(examples.some((e) => e.file === 'beer.icp') ? 'beer.icp' : examples[0].file);
     if (failed) setStatus('error', failed);
   }
   showTab('output');

@@ -1,7 +1,9 @@
 // The JavaScript side of web/wasm/src/lib.rs: one export, icp_call(op,
 // ptr, len), reached through length-prefixed request fields; answers are
 // JSON. Used by the page (check, emit, position) and by its worker (run,
-// record), each with its own instance of one compiled module.
+// record), each with its own instance of one compiled module. The module
+// imports one function, env.icp_output(ptr, len): a run's standard output
+// as it is written (the worker streams it to the page).
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -9,10 +11,15 @@ const decoder = new TextDecoder();
 /** The operations of icp_call (lib.rs, `call`). */
 export const Op = { about: 0, check: 1, run: 2, record: 3, emit: 4, position: 5 };
 
-/** An instance of the compiled icp2c module, with `call(op, fields)`. */
-export async function instantiate(module) {
-  const instance = await WebAssembly.instantiate(module, {});
-  const ex = instance.exports;
+/** An instance of the compiled icp2c module, with `call(op, fields)`;
+ * `onOutput(bytes)` gets a copy of each write to a run's standard output. */
+export async function instantiate(module, onOutput = () => {}) {
+  let ex = null;
+  const env = {
+    icp_output: (ptr, len) => onOutput(new Uint8Array(ex.memory.buffer, ptr, len).slice()),
+  };
+  const instance = await WebAssembly.instantiate(module, { env });
+  ex = instance.exports;
   return {
     /** Answers `op` for `fields` (strings or byte arrays): the parsed JSON. */
     call(op, fields) {

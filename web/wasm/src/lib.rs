@@ -207,12 +207,34 @@ fn checked(lang: &str, name: &str, source: &[u8]) -> Result<Program, String> {
 }
 
 /// A writer that keeps its first `limit` bytes, and then either drops the
-/// rest (`fail` false) or fails.
+/// rest (`fail` false) or fails; a `streamed` one also hands each write's
+/// kept bytes to the page as they come ([`icp_output`]), so that a run's
+/// output shows while it runs and stays when the page stops it.
 struct Capped {
     bytes: Vec<u8>,
     limit: usize,
     cut: bool,
     fail: bool,
+    streamed: bool,
+}
+
+#[cfg(target_arch = "wasm32")]
+#[link(wasm_import_module = "env")]
+unsafe extern "C" {
+    /// The page's (`web/src/wasm.js`): `len` bytes of standard output at
+    /// `ptr`, valid during the call.
+    fn icp_output(ptr: *const u8, len: usize);
+}
+
+/// Hands `bytes` of standard output to the page (natively: nothing).
+fn stream_out(bytes: &[u8]) {
+    #[cfg(target_arch = "wasm32")]
+    // SAFETY: the page's import only reads the bytes during the call.
+    unsafe {
+        icp_output(bytes.as_ptr(), bytes.len())
+    };
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = bytes;
 }
 
 impl Capped {
@@ -222,6 +244,7 @@ impl Capped {
             limit,
             cut: false,
             fail,
+            streamed: false,
         }
     }
 }
@@ -231,6 +254,9 @@ impl Write for Capped {
         let room = self.limit.saturating_sub(self.bytes.len());
         let kept = buf.len().min(room);
         self.bytes.extend_from_slice(&buf[..kept]);
+        if self.streamed && kept > 0 {
+            stream_out(&buf[..kept]);
+        }
         self.cut |= buf.len() > room;
         if self.fail && kept < buf.len() {
             if kept > 0 {
@@ -300,6 +326,7 @@ pub fn run(
         ..RunOptions::default()
     };
     let mut stdout = Capped::new(MAX_OUTPUT, true);
+    stdout.streamed = true;
     let mut stderr = Capped::new(MAX_ERRORS, false);
     let result = program.run_with(&mut &input[..], &mut stdout, &mut stderr, &options);
     let mut errors = stderr.text("standard error");
