@@ -763,6 +763,12 @@ async def test_cheg_completion_offers_instructions_and_tags(client):
     for condition in ["EMPTY", "CAPT", "KING"]:
         assert (condition, K.EnumMember) in labels, condition
 
+    # Typing `SELE`: the words that start so, whatever their case.
+    typed = await client.text_document_completion_async(
+        types.CompletionParams(text_document=doc(CHEG), position=at(TOUR, "SELECC S,CAPT", plus=4))
+    )
+    assert {i.label for i in typed.items} == {"SELECT", "SELECC"}
+
 
 async def test_cheg_document_symbols_are_the_tags(client):
     open_document(client, CHEG, "cheg", TOUR)
