@@ -188,15 +188,22 @@ pub(super) fn answer(documents: &Documents, request: Request) -> Answer {
             let uri = p.text_document_position_params.text_document.uri.clone();
             let (doc, offset) = at(documents, &p.text_document_position_params)?;
             let outline = doc.outline();
-            let found = outline
-                .name_at(offset)
-                .and_then(|(kind, name)| outline.symbol(kind, name));
-            json(found.map(|s| {
-                lsp::GotoDefinitionResponse::Scalar(lsp::Location::new(
-                    uri,
-                    doc.index.range(&doc.text, &s.span),
-                ))
-            }))
+            // Every definition of the name: a Finvara turn has two (its
+            // `W` and its `B` line), and a jump may go to either.
+            let mut found: Vec<lsp::Location> = match outline.name_at(offset) {
+                Some((kind, name)) => outline
+                    .symbols
+                    .iter()
+                    .filter(|s| s.kind == kind && s.name == name)
+                    .map(|s| lsp::Location::new(uri.clone(), doc.index.range(&doc.text, &s.span)))
+                    .collect(),
+                None => Vec::new(),
+            };
+            json(match found.len() {
+                0 => None,
+                1 => found.pop().map(lsp::GotoDefinitionResponse::Scalar),
+                _ => Some(lsp::GotoDefinitionResponse::Array(found)),
+            })
         }
         References::METHOD => {
             let p: lsp::ReferenceParams = params(request)?;
