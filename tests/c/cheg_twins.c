@@ -1,5 +1,6 @@
 /* The C half of tests/it/cheg_twins.rs: CHEG's C runtime (the prelude,
- * chess.c, engine.c, uci.c), called function by function from an
+ * chess.c, engine.c and the parts of it in engine/, uci.c, in the
+ * order generated C pastes them), called function by function from an
  * operation script read on standard input, one result per operation on
  * standard output. tests/it/cheg_twins.rs runs the same script over the Rust
  * runtime (runtime/chess.rs, engine.rs, uci.rs) and compares the lines;
@@ -32,6 +33,12 @@
 #include "../../src/codegen/prelude.c"
 #include "../../src/lang/cheg/runtime/chess.c"
 #include "../../src/lang/cheg/runtime/engine.c"
+#include "../../src/lang/cheg/runtime/engine/values.c"
+#include "../../src/lang/cheg/runtime/engine/node.c"
+#include "../../src/lang/cheg/runtime/engine/instructions.c"
+#include "../../src/lang/cheg/runtime/engine/program.c"
+#include "../../src/lang/cheg/runtime/engine/history.c"
+#include "../../src/lang/cheg/runtime/engine/search.c"
 #include "../../src/lang/cheg/runtime/uci.c"
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

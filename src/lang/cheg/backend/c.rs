@@ -1,8 +1,8 @@
 //! The C back end (issue 12): one C99 file needing only libc, a
 //! standalone UCI engine. The runtime is pasted in, cut down to the
 //! sections the program uses (`runtime/api.rs`): the shared C prelude,
-//! then `runtime/chess.c`, `engine.c` and `uci.c` (the C ports of the Rust
-//! runtime the interpreter runs). The endgame program becomes
+//! then `runtime/chess.c`, `engine.c` with its parts (`engine/*.c`) and
+//! `uci.c` (the C ports of the Rust runtime the interpreter runs). The endgame program becomes
 //! `icp_program_step`, a `switch` on the statement number whose cases make
 //! the same runtime calls as the interpreter's (`interp.rs`) and the Rust
 //! back end's, each under its source line, every runtime name spelt
@@ -22,7 +22,9 @@ use crate::codegen::{self, Syntax, literal};
 use askama::Template;
 
 /// The C runtime: the prelude, then chess, engine and UCI, section
-/// markers and all.
+/// markers and all. The engine is `engine.c` and its parts by concern,
+/// `engine/*.c`, a blank line between, in the order of `engine.rs`'s
+/// `include!`s (the twins have the same names).
 pub const RUNTIME: &str = concat!(
     include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -30,6 +32,18 @@ pub const RUNTIME: &str = concat!(
     )),
     include_str!("../runtime/chess.c"),
     include_str!("../runtime/engine.c"),
+    "\n",
+    include_str!("../runtime/engine/values.c"),
+    "\n",
+    include_str!("../runtime/engine/node.c"),
+    "\n",
+    include_str!("../runtime/engine/instructions.c"),
+    "\n",
+    include_str!("../runtime/engine/program.c"),
+    "\n",
+    include_str!("../runtime/engine/history.c"),
+    "\n",
+    include_str!("../runtime/engine/search.c"),
     include_str!("../runtime/uci.c")
 );
 
