@@ -1865,6 +1865,8 @@ const RUNTIME_DIR: &str = "src/lang/cheg/runtime";
 /// them.
 const C_RUNTIME: &[&str] = &[
     "chess.c",
+    "chess/board.c",
+    "chess/position.c",
     "engine.c",
     "engine/values.c",
     "engine/node.c",
@@ -1881,7 +1883,11 @@ const C_RUNTIME: &[&str] = &[
 const MUTANTS: &[(&str, &str, &str)] = &[
     // A UCI promotion letter read from the terminating NUL: every UCI
     // promotion refused.
-    ("chess.c", "switch (text[4]) {", "switch (text[5]) {"),
+    (
+        "chess/position.c",
+        "switch (text[4]) {",
+        "switch (text[5]) {",
+    ),
     // Two moves of one colour never equal.
     (
         "engine/values.c",
@@ -1897,12 +1903,12 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // Past the knight table: the attack tables, and the test of a
     // knight's check (`checkers`, the UCI `d`).
     (
-        "chess.c",
+        "chess/board.c",
         "icp_step_table(icp_knight_attacks, icp_knight_steps, 8);",
         "icp_step_table(icp_knight_attacks, icp_knight_steps, 9);",
     ),
     (
-        "chess.c",
+        "chess/position.c",
         "case ICP_KNIGHT:\n        for (i = 0; i < 8; i++)",
         "case ICP_KNIGHT:\n        for (i = 0; i <= 8; i++)",
     ),
@@ -1912,12 +1918,12 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // characters shown as '?'.
     ("engine/node.c", "    if (c < 500) {", "    if (c <= 500) {"),
     (
-        "chess.c",
+        "chess/position.c",
         "        if (v > (UINT64_MAX - d) / 10)",
         "        if (v >= (UINT64_MAX - d) / 10)",
     ),
     (
-        "chess.c",
+        "chess/position.c",
         "p->halfmove == UINT64_MAX ? UINT64_MAX",
         "p->halfmove == UINT64_MAX ? 0",
     ),

@@ -1,12 +1,12 @@
 //! The Rust back end (issue 12): a standalone UCI engine, one file or a
-//! crate. The runtime (`runtime/chess.rs`, `engine.rs` with its parts
-//! `engine/*.rs`, `uci.rs`, the very files icp2c's interpreter runs) is
-//! embedded as `icp_rt`, cut down to the sections the program uses
-//! (`runtime/api.rs`); the endgame program becomes `Endgame::step`, a
-//! `match` on the statement number whose arms make the same runtime calls
-//! as the interpreter's (`interp.rs`), each under its source line. Every
-//! runtime name an arm writes is spelt through the table of
-//! `runtime/api.rs`, which records its section.
+//! crate. The runtime (`runtime/chess.rs` and `engine.rs` with their
+//! parts in `chess/` and `engine/`, `uci.rs`: the very files icp2c's
+//! interpreter runs) is embedded as `icp_rt`, cut down to the sections the
+//! program uses (`runtime/api.rs`); the endgame program becomes
+//! `Endgame::step`, a `match` on the statement number whose arms make the
+//! same runtime calls as the interpreter's (`interp.rs`), each under its
+//! source line. Every runtime name an arm writes is spelt through the
+//! table of `runtime/api.rs`, which records its section.
 
 pub mod c;
 
@@ -27,9 +27,13 @@ const CHESS: &str = include_str!("runtime/chess.rs");
 const ENGINE: &str = include_str!("runtime/engine.rs");
 const UCI: &str = include_str!("runtime/uci.rs");
 
-/// The files `engine.rs` `include!`s (`runtime/engine/`), by concern, in
-/// its order (a unit test holds the two lists equal): one module, its
-/// text cut in files under 1,500 lines.
+/// The files `chess.rs` and `engine.rs` `include!`s (`runtime/chess/`,
+/// `runtime/engine/`), by concern, in their order (a unit test holds the
+/// lists equal): one module each, its text cut in files under 1,500 lines.
+const CHESS_PARTS: [&str; 2] = [
+    include_str!("runtime/chess/board.rs"),
+    include_str!("runtime/chess/position.rs"),
+];
 const ENGINE_PARTS: [&str; 6] = [
     include_str!("runtime/engine/values.rs"),
     include_str!("runtime/engine/node.rs"),
@@ -39,13 +43,13 @@ const ENGINE_PARTS: [&str; 6] = [
     include_str!("runtime/engine/search.rs"),
 ];
 
-/// The engine module's text as one file: `engine.rs`'s own lines (those
-/// above its first `include!`, and the blank line after them), then each
-/// of [`ENGINE_PARTS`], a blank line between, as the C runtime pastes
-/// `engine.c` and the C twins of the parts ([`c::RUNTIME`]).
-fn engine_text() -> String {
-    let own = ENGINE.find("\ninclude!(").map_or(ENGINE, |i| &ENGINE[..=i]);
-    format!("{own}{}", ENGINE_PARTS.join("\n"))
+/// A module's text as one file: `file`'s own lines (those above its first
+/// `include!`, and the blank line after them), then each of `parts`, a
+/// blank line between, as the C runtime pastes `chess.c` and `engine.c`
+/// and the C twins of their parts ([`c::RUNTIME`]).
+fn joined(file: &str, parts: &[&str]) -> String {
+    let own = file.find("\ninclude!(").map_or(file, |i| &file[..=i]);
+    format!("{own}{}", parts.join("\n"))
 }
 
 /// The whole runtime, section markers and all, as one module body: `pub
@@ -54,8 +58,8 @@ fn engine_text() -> String {
 pub fn runtime() -> String {
     format!(
         "pub mod chess {{\n{}}}\n\npub mod engine {{\n{}}}\n\npub mod uci {{\n{}}}\n",
-        codegen::indent(CHESS.trim_end(), 1),
-        codegen::indent(engine_text().trim_end(), 1),
+        codegen::indent(joined(CHESS, &CHESS_PARTS).trim_end(), 1),
+        codegen::indent(joined(ENGINE, &ENGINE_PARTS).trim_end(), 1),
         codegen::indent(UCI.trim_end(), 1)
     )
 }
@@ -1060,55 +1064,67 @@ fn arm(u: &mut Uses, calls: Calls, pc: usize, op: &Op, line: u32) -> Vec<String>
 
 #[cfg(test)]
 mod tests {
-    use super::{ENGINE, ENGINE_PARTS};
+    use super::{CHESS, CHESS_PARTS, ENGINE, ENGINE_PARTS};
 
-    /// `engine.rs`'s `include!`s, in order, are [`ENGINE_PARTS`]; the C
-    /// runtime pastes the twins of the same names in the same order; every
-    /// file of `runtime/engine/` is one of them; and each file is whole
-    /// lines with no blank line at either end, so that joining them with
-    /// blank lines gives back the one text generated code has always had.
+    /// The `include!`s of `chess.rs` and `engine.rs`, in order, are
+    /// [`CHESS_PARTS`] and [`ENGINE_PARTS`]; the C runtime pastes the twins
+    /// of the same names in the same order; every file of `runtime/chess/`
+    /// and `runtime/engine/` is one of them; and each file is whole lines
+    /// with no blank line at either end, so that joining them with blank
+    /// lines gives back the one text generated code has always had.
     #[test]
-    fn the_engine_parts_are_included_and_pasted_in_one_order() {
+    fn the_runtime_parts_are_included_and_pasted_in_one_order() {
         let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lang/cheg/runtime");
         let read = |name: &str| std::fs::read_to_string(format!("{runtime}/{name}")).unwrap();
-        let included: Vec<&str> = ENGINE
-            .lines()
-            .filter_map(|l| {
-                l.strip_prefix("include!(\"engine/")?
-                    .strip_suffix(".rs\");")
-            })
-            .collect();
-        let texts: Vec<String> = included
-            .iter()
-            .map(|s| read(&format!("engine/{s}.rs")))
-            .collect();
-        assert_eq!(texts, ENGINE_PARTS);
-        let pasted: Vec<&str> = include_str!("backend/c.rs")
-            .lines()
-            .filter_map(|l| l.trim().strip_prefix("include_str!(\"../runtime/engine/"))
-            .filter_map(|l| l.strip_suffix(".c\"),"))
-            .collect();
-        assert_eq!(pasted, included);
-        let mut files: Vec<String> = std::fs::read_dir(format!("{runtime}/engine"))
-            .unwrap()
-            .map(|e| format!("engine/{}", e.unwrap().file_name().into_string().unwrap()))
-            .collect();
-        files.sort();
-        let mut want: Vec<String> = included
-            .iter()
-            .flat_map(|s| [format!("engine/{s}.c"), format!("engine/{s}.rs")])
-            .collect();
-        want.sort();
-        assert_eq!(files, want);
-        let own = ENGINE.split("\ninclude!(").next().unwrap();
-        assert!(ENGINE[own.len()..].starts_with("\ninclude!("));
-        let whole = files.iter().map(|f| read(f));
-        for (n, text) in whole.chain([own.to_string(), read("engine.c")]).enumerate() {
-            assert!(
-                text.ends_with('\n') && !text.ends_with("\n\n"),
-                "file {n}: its end"
-            );
-            assert!(!text.starts_with('\n'), "file {n}: its start");
+        for (module, file, parts) in [
+            ("chess", CHESS, &CHESS_PARTS[..]),
+            ("engine", ENGINE, &ENGINE_PARTS),
+        ] {
+            let prefix = format!("include!(\"{module}/");
+            let included: Vec<&str> = file
+                .lines()
+                .filter_map(|l| l.strip_prefix(prefix.as_str())?.strip_suffix(".rs\");"))
+                .collect();
+            let texts: Vec<String> = included
+                .iter()
+                .map(|s| read(&format!("{module}/{s}.rs")))
+                .collect();
+            assert_eq!(texts, parts, "{module}.rs");
+            let prefix = format!("include_str!(\"../runtime/{module}/");
+            let pasted: Vec<&str> = include_str!("backend/c.rs")
+                .lines()
+                .filter_map(|l| {
+                    l.trim()
+                        .strip_prefix(prefix.as_str())?
+                        .strip_suffix(".c\"),")
+                })
+                .collect();
+            assert_eq!(pasted, included, "{module}.c");
+            let mut files: Vec<String> = std::fs::read_dir(format!("{runtime}/{module}"))
+                .unwrap()
+                .map(|e| format!("{module}/{}", e.unwrap().file_name().into_string().unwrap()))
+                .collect();
+            files.sort();
+            let mut want: Vec<String> = included
+                .iter()
+                .flat_map(|s| [format!("{module}/{s}.c"), format!("{module}/{s}.rs")])
+                .collect();
+            want.sort();
+            assert_eq!(files, want);
+            let own = file.split("\ninclude!(").next().unwrap();
+            assert!(file[own.len()..].starts_with("\ninclude!("), "{module}.rs");
+            let whole = files.iter().map(|f| (f.clone(), read(f)));
+            let heads = [
+                (format!("{module}.rs"), own.to_string()),
+                (format!("{module}.c"), read(&format!("{module}.c"))),
+            ];
+            for (name, text) in whole.chain(heads) {
+                assert!(
+                    text.ends_with('\n') && !text.ends_with("\n\n"),
+                    "{name}: its end"
+                );
+                assert!(!text.starts_with('\n'), "{name}: its start");
+            }
         }
     }
 }
