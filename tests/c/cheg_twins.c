@@ -1,10 +1,12 @@
 /* The C half of tests/it/cheg_twins.rs: CHEG's C runtime (the prelude,
- * chess.c, engine.c, uci.c), called function by function from an
- * operation script read on standard input, one result per operation on
- * standard output. tests/it/cheg_twins.rs runs the same script over the Rust
- * runtime (runtime/chess.rs, engine.rs, uci.rs) and compares the lines;
- * the operations and their output are documented there, and each `op_`
- * function below has its twin in that file's interpreter.
+ * chess.c and engine.c each with its parts, in chess/ and engine/,
+ * then uci.c, in the order generated C pastes them), called function by
+ * function from an operation script read on standard input, one result
+ * per operation on standard output. tests/it/cheg_twins.rs runs the
+ * same script over the Rust runtime (runtime/chess.rs, engine.rs, uci.rs)
+ * and compares the lines; the operations and their output are
+ * documented there, and each `op_` function below has its twin in that
+ * file's interpreter.
  *
  * The runtime is included whole, section markers and all, as the
  * interpreter compiles the Rust runtime whole: the sections are comments,
@@ -31,7 +33,15 @@
 #endif
 #include "../../src/codegen/prelude.c"
 #include "../../src/lang/cheg/runtime/chess.c"
+#include "../../src/lang/cheg/runtime/chess/board.c"
+#include "../../src/lang/cheg/runtime/chess/position.c"
 #include "../../src/lang/cheg/runtime/engine.c"
+#include "../../src/lang/cheg/runtime/engine/values.c"
+#include "../../src/lang/cheg/runtime/engine/node.c"
+#include "../../src/lang/cheg/runtime/engine/instructions.c"
+#include "../../src/lang/cheg/runtime/engine/program.c"
+#include "../../src/lang/cheg/runtime/engine/history.c"
+#include "../../src/lang/cheg/runtime/engine/search.c"
 #include "../../src/lang/cheg/runtime/uci.c"
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic pop

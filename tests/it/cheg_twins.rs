@@ -64,7 +64,7 @@
 //! The tests: the quick one compares [`SCRIPTS`] scripts of [`LENGTH`]
 //! operations (`ICP2C_CHEG_TWINS=N`: N scripts); one checks the checker
 //! on a drift injected into the Rust half and on a patched line of a copy
-//! of `engine.c`; an ignored one (run by `.ci/run`) builds the driver on
+//! of `engine/values.c`; an ignored one (run by `.ci/run`) builds the driver on
 //! each of [`MUTANTS`], one-line mutants of the C runtime, and requires
 //! the quick test's scripts to see each.
 //!
@@ -1824,7 +1824,7 @@ fn the_checker_sees_a_c_mutant_and_a_rust_drift() {
     let patched = patched_copy(
         &root,
         dir.path(),
-        "engine.c",
+        "engine/values.c",
         "return a->as.move.piece.colour == b->as.move.piece.colour &&",
         "return a->as.move.piece.colour != b->as.move.piece.colour &&",
     );
@@ -1837,27 +1837,45 @@ fn the_checker_sees_a_c_mutant_and_a_rust_drift() {
 
 /// A copy of the C driver and the C runtime under `dir/copy`, laid out as
 /// in the checkout, with `from` replaced by `to` (exactly once) in the
-/// runtime file `file`.
+/// runtime file `file` (one of [`C_RUNTIME`]).
 fn patched_copy(root: &Path, dir: &Path, file: &str, from: &str, to: &str) -> PathBuf {
     let copy = dir.join("copy");
-    for (path, text) in [
-        ("tests/c/cheg_twins.c", None),
-        ("src/codegen/prelude.c", None),
-        ("src/lang/cheg/runtime/chess.c", Some("chess.c")),
-        ("src/lang/cheg/runtime/engine.c", Some("engine.c")),
-        ("src/lang/cheg/runtime/uci.c", Some("uci.c")),
-    ] {
-        let mut source = std::fs::read_to_string(root.join(path)).unwrap();
+    let runtime = C_RUNTIME
+        .iter()
+        .map(|&name| (format!("{RUNTIME_DIR}/{name}"), Some(name)));
+    let driver =
+        ["tests/c/cheg_twins.c", "src/codegen/prelude.c"].map(|path| (path.to_string(), None));
+    for (path, text) in driver.into_iter().chain(runtime) {
+        let mut source = std::fs::read_to_string(root.join(&path)).unwrap();
         if text == Some(file) {
             assert_eq!(source.matches(from).count(), 1, "{file}: {from:?} once");
             source = source.replacen(from, to, 1);
         }
-        let target = copy.join(path);
+        let target = copy.join(&path);
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
         std::fs::write(target, source).unwrap();
     }
     copy
 }
+
+/// Where the C runtime's files are.
+const RUNTIME_DIR: &str = "src/lang/cheg/runtime";
+
+/// The C runtime's files under [`RUNTIME_DIR`], as the driver includes
+/// them.
+const C_RUNTIME: &[&str] = &[
+    "chess.c",
+    "chess/board.c",
+    "chess/position.c",
+    "engine.c",
+    "engine/values.c",
+    "engine/node.c",
+    "engine/instructions.c",
+    "engine/program.c",
+    "engine/history.c",
+    "engine/search.c",
+    "uci.c",
+];
 
 /// One-line mutants of the C runtime, each of which the random scripts
 /// must see, as (file, text as it is, text mutated): those that `cargo
@@ -1865,10 +1883,14 @@ fn patched_copy(root: &Path, dir: &Path, file: &str, from: &str, to: &str) -> Pa
 const MUTANTS: &[(&str, &str, &str)] = &[
     // A UCI promotion letter read from the terminating NUL: every UCI
     // promotion refused.
-    ("chess.c", "switch (text[4]) {", "switch (text[5]) {"),
+    (
+        "chess/position.c",
+        "switch (text[4]) {",
+        "switch (text[5]) {",
+    ),
     // Two moves of one colour never equal.
     (
-        "engine.c",
+        "engine/values.c",
         "return a->as.move.piece.colour == b->as.move.piece.colour &&",
         "return a->as.move.piece.colour != b->as.move.piece.colour &&",
     ),
@@ -1881,12 +1903,12 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // Past the knight table: the attack tables, and the test of a
     // knight's check (`checkers`, the UCI `d`).
     (
-        "chess.c",
+        "chess/board.c",
         "icp_step_table(icp_knight_attacks, icp_knight_steps, 8);",
         "icp_step_table(icp_knight_attacks, icp_knight_steps, 9);",
     ),
     (
-        "chess.c",
+        "chess/position.c",
         "case ICP_KNIGHT:\n        for (i = 0; i < 8; i++)",
         "case ICP_KNIGHT:\n        for (i = 0; i <= 8; i++)",
     ),
@@ -1894,29 +1916,29 @@ const MUTANTS: &[(&str, &str, &str)] = &[
     // counter's overflow and saturation, a set index, a mate's value, the
     // root's window, a space of Unicode, a mate's score, control
     // characters shown as '?'.
-    ("engine.c", "    if (c < 500) {", "    if (c <= 500) {"),
+    ("engine/node.c", "    if (c < 500) {", "    if (c <= 500) {"),
     (
-        "chess.c",
+        "chess/position.c",
         "        if (v > (UINT64_MAX - d) / 10)",
         "        if (v >= (UINT64_MAX - d) / 10)",
     ),
     (
-        "chess.c",
+        "chess/position.c",
         "p->halfmove == UINT64_MAX ? UINT64_MAX",
         "p->halfmove == UINT64_MAX ? 0",
     ),
     (
-        "engine.c",
+        "engine/node.c",
         "    if (i > 0 && i <= limit)",
         "    if (i > 0 && i < limit)",
     ),
     (
-        "engine.c",
+        "engine/program.c",
         "return icp_in_check(position) ? -(ICP_MATE - depth) : 0;",
         "return icp_in_check(position) ? -(ICP_MATE - depth - 1) : 0;",
     ),
     (
-        "engine.c",
+        "engine/search.c",
         "alpha = best_value == INT64_MIN ? INT64_MIN : best_value - 1;",
         "alpha = best_value == INT64_MIN ? INT64_MIN : best_value;",
     ),

@@ -1,11 +1,12 @@
 //! The Rust back end (issue 12): a standalone UCI engine, one file or a
-//! crate. The runtime (`runtime/chess.rs`, `engine.rs`, `uci.rs`, the very
-//! files icp2c's interpreter runs) is embedded as `icp_rt`, cut down to
-//! the sections the program uses (`runtime/api.rs`); the endgame program
-//! becomes `Endgame::step`, a `match` on the statement number whose arms
-//! make the same runtime calls as the interpreter's (`interp.rs`), each
-//! under its source line. Every runtime name an arm writes is spelt
-//! through the table of `runtime/api.rs`, which records its section.
+//! crate. The runtime (`runtime/chess.rs` and `engine.rs` with their
+//! parts in `chess/` and `engine/`, `uci.rs`: the very files icp2c's
+//! interpreter runs) is embedded as `icp_rt`, cut down to the sections the
+//! program uses (`runtime/api.rs`); the endgame program becomes
+//! `Endgame::step`, a `match` on the statement number whose arms make the
+//! same runtime calls as the interpreter's (`interp.rs`), each under its
+//! source line. Every runtime name an arm writes is spelt through the
+//! table of `runtime/api.rs`, which records its section.
 
 pub mod c;
 
@@ -26,14 +27,39 @@ const CHESS: &str = include_str!("runtime/chess.rs");
 const ENGINE: &str = include_str!("runtime/engine.rs");
 const UCI: &str = include_str!("runtime/uci.rs");
 
+/// The files `chess.rs` and `engine.rs` `include!`s (`runtime/chess/`,
+/// `runtime/engine/`), by concern, in their order (a unit test holds the
+/// lists equal): one module each, its text cut in files under 1,500 lines.
+const CHESS_PARTS: [&str; 2] = [
+    include_str!("runtime/chess/board.rs"),
+    include_str!("runtime/chess/position.rs"),
+];
+const ENGINE_PARTS: [&str; 6] = [
+    include_str!("runtime/engine/values.rs"),
+    include_str!("runtime/engine/node.rs"),
+    include_str!("runtime/engine/instructions.rs"),
+    include_str!("runtime/engine/program.rs"),
+    include_str!("runtime/engine/history.rs"),
+    include_str!("runtime/engine/search.rs"),
+];
+
+/// A module's text as one file: `file`'s own lines (those above its first
+/// `include!`, and the blank line after them), then each of `parts`, a
+/// blank line between, as the C runtime pastes `chess.c` and `engine.c`
+/// and the C twins of their parts ([`c::RUNTIME`]).
+fn joined(file: &str, parts: &[&str]) -> String {
+    let own = file.find("\ninclude!(").map_or(file, |i| &file[..=i]);
+    format!("{own}{}", parts.join("\n"))
+}
+
 /// The whole runtime, section markers and all, as one module body: `pub
 /// mod chess { … } pub mod engine { … } pub mod uci { … }`. Its sections
 /// are one namespace ([`api`]); a program carries [`select`] of it.
 pub fn runtime() -> String {
     format!(
         "pub mod chess {{\n{}}}\n\npub mod engine {{\n{}}}\n\npub mod uci {{\n{}}}\n",
-        codegen::indent(CHESS.trim_end(), 1),
-        codegen::indent(ENGINE.trim_end(), 1),
+        codegen::indent(joined(CHESS, &CHESS_PARTS).trim_end(), 1),
+        codegen::indent(joined(ENGINE, &ENGINE_PARTS).trim_end(), 1),
         codegen::indent(UCI.trim_end(), 1)
     )
 }
@@ -1032,6 +1058,73 @@ fn arm(u: &mut Uses, calls: Calls, pc: usize, op: &Op, line: u32) -> Vec<String>
             ];
             let call = Expr::try_call(f, args);
             outcome(u, call)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CHESS, CHESS_PARTS, ENGINE, ENGINE_PARTS};
+
+    /// The `include!`s of `chess.rs` and `engine.rs`, in order, are
+    /// [`CHESS_PARTS`] and [`ENGINE_PARTS`]; the C runtime pastes the twins
+    /// of the same names in the same order; every file of `runtime/chess/`
+    /// and `runtime/engine/` is one of them; and each file is whole lines
+    /// with no blank line at either end, so that joining them with blank
+    /// lines gives back the one text generated code has always had.
+    #[test]
+    fn the_runtime_parts_are_included_and_pasted_in_one_order() {
+        let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lang/cheg/runtime");
+        let read = |name: &str| std::fs::read_to_string(format!("{runtime}/{name}")).unwrap();
+        for (module, file, parts) in [
+            ("chess", CHESS, &CHESS_PARTS[..]),
+            ("engine", ENGINE, &ENGINE_PARTS),
+        ] {
+            let prefix = format!("include!(\"{module}/");
+            let included: Vec<&str> = file
+                .lines()
+                .filter_map(|l| l.strip_prefix(prefix.as_str())?.strip_suffix(".rs\");"))
+                .collect();
+            let texts: Vec<String> = included
+                .iter()
+                .map(|s| read(&format!("{module}/{s}.rs")))
+                .collect();
+            assert_eq!(texts, parts, "{module}.rs");
+            let prefix = format!("include_str!(\"../runtime/{module}/");
+            let pasted: Vec<&str> = include_str!("backend/c.rs")
+                .lines()
+                .filter_map(|l| {
+                    l.trim()
+                        .strip_prefix(prefix.as_str())?
+                        .strip_suffix(".c\"),")
+                })
+                .collect();
+            assert_eq!(pasted, included, "{module}.c");
+            let mut files: Vec<String> = std::fs::read_dir(format!("{runtime}/{module}"))
+                .unwrap()
+                .map(|e| format!("{module}/{}", e.unwrap().file_name().into_string().unwrap()))
+                .collect();
+            files.sort();
+            let mut want: Vec<String> = included
+                .iter()
+                .flat_map(|s| [format!("{module}/{s}.c"), format!("{module}/{s}.rs")])
+                .collect();
+            want.sort();
+            assert_eq!(files, want);
+            let own = file.split("\ninclude!(").next().unwrap();
+            assert!(file[own.len()..].starts_with("\ninclude!("), "{module}.rs");
+            let whole = files.iter().map(|f| (f.clone(), read(f)));
+            let heads = [
+                (format!("{module}.rs"), own.to_string()),
+                (format!("{module}.c"), read(&format!("{module}.c"))),
+            ];
+            for (name, text) in whole.chain(heads) {
+                assert!(
+                    text.ends_with('\n') && !text.ends_with("\n\n"),
+                    "{name}: its end"
+                );
+                assert!(!text.starts_with('\n'), "{name}: its start");
+            }
         }
     }
 }

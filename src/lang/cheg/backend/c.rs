@@ -1,12 +1,13 @@
 //! The C back end (issue 12): one C99 file needing only libc, a
 //! standalone UCI engine. The runtime is pasted in, cut down to the
 //! sections the program uses (`runtime/api.rs`): the shared C prelude,
-//! then `runtime/chess.c`, `engine.c` and `uci.c` (the C ports of the Rust
-//! runtime the interpreter runs). The endgame program becomes
-//! `icp_program_step`, a `switch` on the statement number whose cases make
-//! the same runtime calls as the interpreter's (`interp.rs`) and the Rust
-//! back end's, each under its source line, every runtime name spelt
-//! through the table of `runtime/api.rs`.
+//! then `runtime/chess.c` and `engine.c` with their parts (`chess/*.c`,
+//! `engine/*.c`) and `uci.c` (the C ports of the Rust runtime the
+//! interpreter runs). The endgame program becomes `icp_program_step`, a
+//! `switch` on the statement number whose cases make the same runtime
+//! calls as the interpreter's (`interp.rs`) and the Rust back end's, each
+//! under its source line, every runtime name spelt through the table of
+//! `runtime/api.rs`.
 
 use super::super::ir::{CallKind, Kind, Literal, Op, Operand, Program, Var};
 use super::super::runtime::api;
@@ -22,14 +23,33 @@ use crate::codegen::{self, Syntax, literal};
 use askama::Template;
 
 /// The C runtime: the prelude, then chess, engine and UCI, section
-/// markers and all.
+/// markers and all. Chess and the engine are `chess.c` and `engine.c`
+/// each followed by its parts by concern, `chess/*.c` and `engine/*.c`, a
+/// blank line between, in the order of the `include!`s of `chess.rs` and
+/// `engine.rs` (the twins have the same names).
 pub const RUNTIME: &str = concat!(
     include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/src/codegen/prelude.c"
     )),
     include_str!("../runtime/chess.c"),
+    "\n",
+    include_str!("../runtime/chess/board.c"),
+    "\n",
+    include_str!("../runtime/chess/position.c"),
     include_str!("../runtime/engine.c"),
+    "\n",
+    include_str!("../runtime/engine/values.c"),
+    "\n",
+    include_str!("../runtime/engine/node.c"),
+    "\n",
+    include_str!("../runtime/engine/instructions.c"),
+    "\n",
+    include_str!("../runtime/engine/program.c"),
+    "\n",
+    include_str!("../runtime/engine/history.c"),
+    "\n",
+    include_str!("../runtime/engine/search.c"),
     include_str!("../runtime/uci.c")
 );
 

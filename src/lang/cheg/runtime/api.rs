@@ -28,10 +28,11 @@
 //!   kinds as one `KIND` test);
 //! - orderings (§4): empty, `DEEP`, `#DEEP`.
 //!
-//! Section names are those of `chess.rs`, `engine.rs` and `uci.rs` (one
-//! namespace, the Rust runtime as [`super::super::backend::runtime`]
-//! builds it) and of `chess.c`, `engine.c` and `uci.c` after the C prelude
-//! (another). Each row's section exists in both; a Rust path or C symbol
+//! Section names are those of `chess.rs` and `engine.rs` (with their
+//! parts, `chess/*.rs` and `engine/*.rs`) and `uci.rs` (one namespace, the
+//! Rust runtime as [`super::super::backend::runtime`] builds it) and of
+//! `chess.c` and `engine.c` (with `chess/*.c` and `engine/*.c`) and
+//! `uci.c` after the C prelude (another). Each row's section exists in both; a Rust path or C symbol
 //! left empty has no counterpart in that target (the C program returns a
 //! step code where Rust names a `Step`). The interpreter compiles the
 //! whole Rust runtime; regions only it uses are in the `interpreter`
