@@ -4,8 +4,8 @@
 //
 //   node test.mjs [--icp2c PATH] [--chromium PATH]
 //
-// (web/test.sh builds what it needs and runs this.) Writes a screenshot of
-// the board view to web/dist/screenshot.png.
+// (web/test.sh builds what it needs and runs this.) Writes screenshots to
+// web/test-output/ (the board view, the mapped C tab, dark, small screen).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,6 +29,8 @@ const chromiumPath = option('--chromium', '/usr/bin/chromium');
 /** The flags that work on a machine with no network but localhost. */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const WAIT = { timeout: 60_000 };
+const shots = path.join(here, 'test-output');
+fs.mkdirSync(shots, { recursive: true });
 
 let server;
 let browser;
@@ -235,7 +237,7 @@ test('the board view steps through multiply.icp forwards and backwards', async (
   assert.equal(await page.textContent('[data-square="0,5"] .name'), 'a');
   assert.equal(await page.textContent('[data-square="0,1000000"] .name'), 'out');
   assert.ok(await page.locator('[data-square="0,1000000"].changed').count(), 'the placed pawn is marked');
-  await page.screenshot({ path: path.join(dist, 'screenshot.png') });
+  await page.screenshot({ path: path.join(shots, 'board.png') });
   await stepTo(page, 7);
   assert.deepEqual(await pieceList(page), seven, 'back to step 7');
   // The scrubber jumps.
@@ -635,6 +637,106 @@ test('readable: Max steps is checked, a damaged link is explained, pieces stand 
   for (const square of [look.light, look.dark]) {
     const ratio = contrast(look.stroke, square);
     assert.ok(ratio >= 3, `outline ${look.stroke} on ${square}: ${ratio.toFixed(2)}:1`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+/** The number of the first line shown in a code view (its gutter). */
+const firstVisibleLine = (page, tab) =>
+  page.evaluate((tab) => {
+    const scroller = document.querySelector(`#${tab}-view .cm-scroller`).getBoundingClientRect();
+    const numbers = [...document.querySelectorAll(`#${tab}-view .cm-lineNumbers .cm-gutterElement`)]
+      .filter((e) => e.style.visibility !== 'hidden' && e.getBoundingClientRect().height > 0)
+      .filter((e) => e.getBoundingClientRect().bottom > scroller.top + 2);
+    return Number(numbers[0].textContent);
+  }, tab);
+
+/** The text of the lines highlighted (.cm-mapped) in a view. */
+const mappedLines = (page, selector) => page.$$eval(`${selector} .cm-line.cm-mapped`, (ls) => ls.map((l) => l.textContent));
+
+test('source mapped to the generated code: runtime folded, each statement and its case highlighted alike', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'multiply.icp');
+  const src = fs.readFileSync(path.join(root, 'examples/multiply.icp'), 'utf8').split('\n');
+  const lineOf = (text) => src.indexOf(text) + 1;
+  for (const [tab, args, caseLine] of [
+    ['c', [], (label, text) => `        case ${label}: /* ${text} */`],
+    ['rust', ['--target', 'rust'], (label, text) => `                // ${text}`],
+  ]) {
+    const generated = native([...args, 'examples/multiply.icp']).stdout.split('\n');
+    // Where the native output's own code starts: after its runtime.
+    const runtimeEnd =
+      tab === 'c'
+        ? generated.findIndex((l) => /end of the board runtime/.test(l)) + 1
+        : generated.indexOf('}', generated.indexOf('mod icp_rt {')) + 1;
+    const firstCase = generated.indexOf(caseLine(1, '1. wall=P0,-1')) + 1;
+    assert.ok(runtimeEnd > 100 && firstCase > runtimeEnd, `${tab}: the runtime ends at ${runtimeEnd}, the first case at ${firstCase}`);
+    await page.click('[data-tab=output]');
+    await page.locator('#editor .cm-line').first().click({ position: { x: 4, y: 4 } });
+    await page.click(`[data-tab=${tab}]`);
+    await page.waitForFunction((tab) => document.querySelector(`#${tab}-view .cm-editor`).dataset.start, tab, WAIT);
+    await page.waitForTimeout(200);
+    const first = await firstVisibleLine(page, tab);
+    // (The cursor is on line 1, a comment: the view is at the program's start.)
+    assert.ok(first > runtimeEnd && first <= firstCase, `${tab}: opens at line ${first}, in the program's code (${runtimeEnd + 1} to the first case, ${firstCase})`);
+    // Above it, the runtime is one folded line.
+    await page.$eval(`#${tab}-view .cm-scroller`, (s) => (s.scrollTop = 0));
+    await page.locator(`#${tab}-view .runtime-fold`).first().waitFor(WAIT);
+    assert.match(await page.locator(`#${tab}-view .runtime-fold`).first().textContent(), /the runtime: [\d,]+ lines/);
+    const shownLines = await page.$$eval(`#${tab}-view .cm-line`, (ls) => ls.map((l) => l.textContent));
+    assert.ok(!shownLines.some((l) => /icp2c C prelude|^mod icp_rt \{/.test(l)), `${tab}: no runtime line shows`);
+
+    // The cursor on a statement: its case is highlighted, and only it.
+    for (const [label, text] of [
+      ['11', '11. b;0,-1!30'],
+      ['40', '40. %out'],
+    ]) {
+      const n = lineOf(text);
+      assert.ok(n > 0, text);
+      await page.locator('#editor .cm-line').nth(n - 1).click({ position: { x: 4, y: 4 } });
+      await page.waitForFunction(([tab, want]) => [...document.querySelectorAll(`#${tab}-view .cm-line.cm-mapped`)].some((l) => l.textContent === want), [tab, caseLine(label, text)], WAIT);
+      const lines = await mappedLines(page, `#${tab}-view`);
+      const markers = lines.filter((l) => /case \d+: \/\*|^\s*\/\/ \d+\. /.test(l));
+      assert.deepEqual(markers, [caseLine(label, text)], `${tab}: line ${n} (${text}) highlights its case alone`);
+      assert.deepEqual(await mappedLines(page, '#editor'), [text], `${tab}: and its own line`);
+      const colours = await page.evaluate((tab) => [document.querySelector('#editor .cm-mapped'), document.querySelector(`#${tab}-view .cm-mapped`)].map((l) => getComputedStyle(l).backgroundColor), tab);
+      assert.equal(colours[0], colours[1], 'the same colour');
+      assert.notEqual(colours[0], 'rgba(0, 0, 0, 0)');
+    }
+    // And back: the pointer on a case highlights its statement.
+    const target = page.locator(`#${tab}-view .cm-line`, { hasText: caseLine('30', '30. t;0,-1!10').trim() });
+    await target.hover();
+    await page.waitForFunction(() => document.querySelector('#editor .cm-mapped')?.textContent === '30. t;0,-1!10', null, WAIT);
+    assert.deepEqual(await mappedLines(page, '#editor'), ['30. t;0,-1!10'], `${tab}: hovering case 30 highlights its line`);
+    // Hovering a statement highlights its case.
+    await page.locator('#editor .cm-line').nth(lineOf('14. out;1,0?14') - 1).hover({ position: { x: 4, y: 4 } });
+    await page.waitForFunction(([tab, want]) => [...document.querySelectorAll(`#${tab}-view .cm-line.cm-mapped`)].some((l) => l.textContent === want), [tab, caseLine('14', '14. out;1,0?14')], WAIT);
+    if (tab === 'c') {
+      await page.locator('#editor .cm-line').nth(lineOf('11. b;0,-1!30') - 1).click({ position: { x: 4, y: 4 } });
+      await page.mouse.move(0, 0);
+      await page.locator('#c-view .cm-line.cm-mapped').first().waitFor();
+      // docs/images/playground-mapped-c.png is a copy of it.
+      await page.screenshot({ path: path.join(shots, 'playground-mapped-c.png') });
+    }
+    // One click unfolds the runtime.
+    await page.$eval(`#${tab}-view .cm-scroller`, (s) => (s.scrollTop = 0));
+    await page.locator(`#${tab}-view .runtime-fold`).first().click();
+    assert.equal(await page.locator(`#${tab}-view .runtime-fold`).count(), 0, `${tab}: unfolded`);
+    await page.$eval(`#${tab}-view .cm-scroller`, (s) => (s.scrollTop = 0));
+    const runtimeLine = tab === 'c' ? 'icp2c C prelude' : 'mod icp_rt {';
+    await page.locator(`#${tab}-view .cm-line`, { hasText: runtimeLine }).first().waitFor(WAIT);
+  }
+  // Finvara and CHEG: their markers name the source line.
+  for (const [file, line] of [
+    ['add.fin', 26],
+    ['kqk.cheg', 23],
+  ]) {
+    await page.selectOption('#example', file);
+    await page.click('[data-tab=c]');
+    await page.locator('#editor .cm-line').nth(line - 1).click({ position: { x: 4, y: 4 } });
+    const want = new RegExp(`^    case \\d+: /\\* (line )?${line}: `);
+    await page.waitForFunction((re) => [...document.querySelectorAll('#c-view .cm-line.cm-mapped')].some((l) => new RegExp(re).test(l.textContent)), want.source, WAIT);
   }
   assert.deepEqual(page.errors, []);
   await page.close();
