@@ -741,3 +741,132 @@ test('source mapped to the generated code: runtime folded, each statement and it
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('fast to first use: a loading state until the compiler is ready, the .wasm preloaded and fetched once', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const warnings = [];
+  page.on('console', (m) => warnings.push(m.text()));
+  const wasmRequests = [];
+  page.on('request', (r) => r.url().endsWith('/icp2c.wasm') && wasmRequests.push(r.url()));
+  // The compiler arrives late: the page says what it loads, buttons off.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/icp2c.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(url);
+  await page.waitForSelector('#status');
+  const loading = await page.evaluate(() => ({
+    status: document.getElementById('status').textContent,
+    state: document.getElementById('status').dataset.state,
+    disabled: ['run', 'watch', 'share', 'example', 'lang'].filter((id) => document.getElementById(id).disabled),
+    preload: [...document.querySelectorAll('link[rel=preload]')].map((l) => [l.getAttribute('href'), l.getAttribute('as'), l.hasAttribute('crossorigin')]),
+  }));
+  assert.equal(loading.state, 'loading');
+  assert.match(loading.status, /Loading the compiler \(icp2c\.wasm/);
+  assert.deepEqual(loading.disabled, ['run', 'watch', 'share', 'example', 'lang'], 'every control that needs the compiler is off');
+  assert.deepEqual(loading.preload, [['icp2c.wasm', 'fetch', true]]);
+  release();
+  await page.evaluate(() => window.playground.ready);
+  const ready = await page.evaluate(() => ({
+    state: document.getElementById('status').dataset.state,
+    disabled: ['run', 'watch', 'share', 'example', 'lang'].filter((id) => document.getElementById(id).disabled),
+  }));
+  assert.notEqual(ready.state, 'loading');
+  assert.deepEqual(ready.disabled, [], 'all on once it is ready');
+  assert.equal(wasmRequests.length, 1, `the preload is the page's one download: ${wasmRequests}`);
+  assert.ok(!warnings.some((w) => /preload/i.test(w)), `no unused-preload warning: ${warnings.join('; ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** WCAG contrast of two computed colours. */
+function contrast(a, b) {
+  const luminance = (c) => {
+    const [r, g, bl] = c.match(/[\d.]+/g).slice(0, 3).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+test('readable: resizable panes, a dark theme that keeps the board readable, each language linked to its reference', async () => {
+  const page = await open();
+  // The drag handle, by pointer and by keyboard.
+  const width = () => page.$eval('#left', (e) => e.getBoundingClientRect().width);
+  const before = await width();
+  const handle = await page.locator('#splitter').boundingBox();
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 + 200, handle.y + 100, { steps: 5 });
+  await page.mouse.up();
+  const dragged = await width();
+  assert.ok(Math.abs(dragged - before - 200) < 30, `dragged 200 px: ${before} -> ${dragged}`);
+  await page.focus('#splitter');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  const keyed = await width();
+  assert.ok(keyed < dragged - 100, `two ArrowLeft presses narrow it: ${dragged} -> ${keyed}`);
+  assert.equal(await page.getAttribute('#splitter', 'role'), 'separator');
+
+  // Each language's reference, next to the picker, a file the repository has.
+  for (const [lang, doc] of [
+    ['icp', 'infchesspro'],
+    ['fin', 'finvara'],
+    ['cheg', 'cheg'],
+  ]) {
+    await page.evaluate((lang) => window.playground.setSource('', lang), lang);
+    const href = await page.getAttribute('#lang-doc', 'href');
+    assert.equal(href, `https://github.com/icp2c/icp2c/blob/main/docs/${doc}.md`);
+    assert.ok(fs.existsSync(path.join(root, 'docs', `${doc}.md`)), doc);
+  }
+  await page.close();
+
+  // Dark: the page, the editor and the output are dark; the board keeps
+  // its squares and its pieces, labels and text stand out.
+  const dark = await open();
+  await dark.emulateMedia({ colorScheme: 'dark' });
+  await dark.selectOption('#example', 'multiply.icp');
+  await dark.click('#watch');
+  await settled(dark);
+  await stepTo(dark, 11);
+  const look = await dark.evaluate(() => {
+    const css = (sel, prop = 'color') => getComputedStyle(document.querySelector(sel))[prop];
+    return {
+      body: css('body', 'backgroundColor'),
+      text: css('body'),
+      editor: css('#editor .cm-editor', 'backgroundColor'),
+      editorText: css('#editor .cm-content'),
+      light: css('#board .sq.light', 'backgroundColor'),
+      dark: css('#board .sq.dark', 'backgroundColor'),
+      stroke: css('#board .piece.w', 'webkitTextStrokeColor'),
+      label: css('#board .label'),
+      step: css('#editor .cm-step-line'),
+      stepBg: css('#editor .cm-step-line', 'backgroundColor'),
+      trace: css('#step-trace'),
+      traceBg: css('#step-trace', 'backgroundColor'),
+    };
+  });
+  const luminous = (c) => contrast(c, 'rgb(0, 0, 0)');
+  assert.ok(luminous(look.body) < 1.6, `a dark page: ${look.body}`);
+  assert.ok(luminous(look.editor) < 1.6, `a dark editor: ${look.editor}`);
+  assert.ok(contrast(look.text, look.body) >= 7, `text ${look.text} on ${look.body}`);
+  assert.ok(contrast(look.editorText, look.editor) >= 7, `editor text ${look.editorText} on ${look.editor}`);
+  assert.ok(contrast(look.label, look.body) >= 4.5, `board labels ${look.label} on ${look.body}`);
+  assert.ok(contrast(look.step, look.stepBg) >= 4.5, `the step's source line ${look.step} on ${look.stepBg}`);
+  assert.ok(contrast(look.trace, look.traceBg) >= 4.5, `the step's line ${look.trace} on ${look.traceBg}`);
+  assert.equal(look.light, 'rgb(240, 217, 181)', 'light squares as in daylight');
+  assert.equal(look.dark, 'rgb(181, 136, 99)', 'dark squares as in daylight');
+  for (const square of [look.light, look.dark]) {
+    assert.ok(contrast(look.stroke, square) >= 3, `white pieces' outline ${look.stroke} on ${square}`);
+  }
+  await dark.click('[data-tab=c]');
+  await dark.screenshot({ path: path.join(shots, 'dark-c.png') });
+  await dark.click('[data-tab=board]');
+  await dark.screenshot({ path: path.join(shots, 'dark-board.png') });
+  assert.deepEqual(dark.errors, []);
+  await dark.close();
+});

@@ -3,7 +3,7 @@
 import { basicSetup } from 'codemirror';
 import { EditorView, Decoration, keymap } from '@codemirror/view';
 import { EditorState, Compartment, StateEffect, StateField, Prec } from '@codemirror/state';
-import { codeFolding, foldEffect, unfoldAll, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { codeFolding, foldEffect, unfoldAll, forceParsing, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { cpp } from '@codemirror/lang-cpp';
@@ -830,6 +830,8 @@ function mapCode(target, text, ok) {
     view.dom.dataset.start = String(map.start);
   }
   view.dispatch({ effects });
+  // Coloured at once: the program's code is past thousands of lines.
+  forceParsing(view, view.state.doc.length, 150);
 }
 
 let activeTab = 'output';
