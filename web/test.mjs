@@ -870,3 +870,50 @@ test('readable: resizable panes, a dark theme that keeps the board readable, eac
   assert.deepEqual(dark.errors, []);
   await dark.close();
 });
+
+test('small screens: at 390 px wide nothing scrolls sideways', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.evaluate(() => window.playground.ready);
+  /** What sticks out past the right edge, for the message. */
+  const wide = () =>
+    page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      culprits: [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 391 && e.getClientRects().length)
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${[...e.classList].join('.')} ${Math.round(e.getBoundingClientRect().right)}`),
+    }));
+  const check = async (what) => {
+    const w = await wide();
+    assert.ok(w.width <= 390, `${what}: scrollWidth ${w.width} > 390 (${w.culprits.join(', ')})`);
+  };
+  await check('the page as it opens');
+  await page.click('#share');
+  await page.waitForFunction(() => !document.getElementById('share-link').hidden, null, WAIT);
+  await check('with the share link shown');
+  await page.fill('#max-steps', 'abc');
+  await check("with Max steps' message");
+  await page.fill('#max-steps', '');
+  await page.selectOption('#example', 'multiply.icp');
+  await page.click('#watch');
+  await settled(page);
+  await stepTo(page, 11);
+  await check('the board of multiply.icp');
+  for (const tab of ['c', 'rust', 'output']) {
+    await page.click(`[data-tab=${tab}]`);
+    await check(`the ${tab} tab`);
+  }
+  await page.evaluate(() => window.playground.setSource('1. a=R0,0\n2. a;zz\n', 'icp', 'bad.icp'));
+  await page.waitForSelector('#diagnostics li');
+  await check('diagnostics');
+  await page.selectOption('#example', 'kqk.cheg');
+  await page.click('#run');
+  await settled(page);
+  await check('a CHEG query and its answer');
+  await page.screenshot({ path: path.join(shots, 'small-screen.png'), fullPage: true });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
