@@ -4,8 +4,8 @@
 //
 //   node test.mjs [--icp2c PATH] [--chromium PATH]
 //
-// (web/test.sh builds what it needs and runs this.) Writes a screenshot of
-// the board view to web/dist/screenshot.png.
+// (web/test.sh builds what it needs and runs this.) Writes screenshots to
+// web/test-output/ (the board view, the mapped C tab, dark, small screen).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,6 +29,8 @@ const chromiumPath = option('--chromium', '/usr/bin/chromium');
 /** The flags that work on a machine with no network but localhost. */
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const WAIT = { timeout: 60_000 };
+const shots = path.join(here, 'test-output');
+fs.mkdirSync(shots, { recursive: true });
 
 let server;
 let browser;
@@ -235,7 +237,7 @@ test('the board view steps through multiply.icp forwards and backwards', async (
   assert.equal(await page.textContent('[data-square="0,5"] .name'), 'a');
   assert.equal(await page.textContent('[data-square="0,1000000"] .name'), 'out');
   assert.ok(await page.locator('[data-square="0,1000000"].changed').count(), 'the placed pawn is marked');
-  await page.screenshot({ path: path.join(dist, 'screenshot.png') });
+  await page.screenshot({ path: path.join(shots, 'board.png') });
   await stepTo(page, 7);
   assert.deepEqual(await pieceList(page), seven, 'back to step 7');
   // The scrubber jumps.
@@ -414,7 +416,7 @@ test('one run at a time: a new program, Run or Watch ends the run in flight, and
   await page.waitForFunction(() => Number(document.getElementById('stdout').dataset.bytes) > 5000, null, WAIT);
   await page.click('#stop');
   const again = await shownOutput(page);
-  assert.ok(countsDown(again.text, 1000000000), `one run's countdown:\n${again.text.slice(0, 200)}`);
+  assert.ok(countsDown(again.text, 1000000000), `one run's countdown (${again.bytes} bytes, ${again.hidden || 0} hidden):\n${again.text.slice(0, 200)}\n…\n${again.text.slice(-200)}`);
 
   // The same for Watch: a recording in flight is dropped with its program.
   await page.evaluate(() => window.playground.setSource('# forever\n1. ^?1\n', 'icp', 'forever.icp'));
@@ -637,5 +639,281 @@ test('readable: Max steps is checked, a damaged link is explained, pieces stand 
     assert.ok(ratio >= 3, `outline ${look.stroke} on ${square}: ${ratio.toFixed(2)}:1`);
   }
   assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+/** The number of the first line shown in a code view (its gutter). */
+const firstVisibleLine = (page, tab) =>
+  page.evaluate((tab) => {
+    const scroller = document.querySelector(`#${tab}-view .cm-scroller`).getBoundingClientRect();
+    const numbers = [...document.querySelectorAll(`#${tab}-view .cm-lineNumbers .cm-gutterElement`)]
+      .filter((e) => e.style.visibility !== 'hidden' && e.getBoundingClientRect().height > 0)
+      .filter((e) => e.getBoundingClientRect().bottom > scroller.top + 2);
+    return Number(numbers[0].textContent);
+  }, tab);
+
+/** The text of the lines highlighted (.cm-mapped) in a view. */
+const mappedLines = (page, selector) => page.$$eval(`${selector} .cm-line.cm-mapped`, (ls) => ls.map((l) => l.textContent));
+
+test('source mapped to the generated code: runtime folded, each statement and its case highlighted alike', async () => {
+  const page = await open();
+  await page.selectOption('#example', 'multiply.icp');
+  const src = fs.readFileSync(path.join(root, 'examples/multiply.icp'), 'utf8').split('\n');
+  const lineOf = (text) => src.indexOf(text) + 1;
+  for (const [tab, args, caseLine] of [
+    ['c', [], (label, text) => `        case ${label}: /* ${text} */`],
+    ['rust', ['--target', 'rust'], (label, text) => `                // ${text}`],
+  ]) {
+    const generated = native([...args, 'examples/multiply.icp']).stdout.split('\n');
+    // Where the native output's own code starts: after its runtime.
+    const runtimeEnd =
+      tab === 'c'
+        ? generated.findIndex((l) => /end of the board runtime/.test(l)) + 1
+        : generated.indexOf('}', generated.indexOf('mod icp_rt {')) + 1;
+    const firstCase = generated.indexOf(caseLine(1, '1. wall=P0,-1')) + 1;
+    assert.ok(runtimeEnd > 100 && firstCase > runtimeEnd, `${tab}: the runtime ends at ${runtimeEnd}, the first case at ${firstCase}`);
+    await page.click('[data-tab=output]');
+    await page.locator('#editor .cm-line').first().click({ position: { x: 4, y: 4 } });
+    await page.click(`[data-tab=${tab}]`);
+    await page.waitForFunction((tab) => document.querySelector(`#${tab}-view .cm-editor`).dataset.start, tab, WAIT);
+    await page.waitForTimeout(200);
+    const first = await firstVisibleLine(page, tab);
+    // (The cursor is on line 1, a comment: the view is at the program's start.)
+    assert.ok(first > runtimeEnd && first <= firstCase, `${tab}: opens at line ${first}, in the program's code (${runtimeEnd + 1} to the first case, ${firstCase})`);
+    // Above it, the runtime is one folded line.
+    await page.$eval(`#${tab}-view .cm-scroller`, (s) => (s.scrollTop = 0));
+    await page.locator(`#${tab}-view .runtime-fold`).first().waitFor(WAIT);
+    assert.match(await page.locator(`#${tab}-view .runtime-fold`).first().textContent(), /the runtime: [\d,]+ lines/);
+    const shownLines = await page.$$eval(`#${tab}-view .cm-line`, (ls) => ls.map((l) => l.textContent));
+    assert.ok(!shownLines.some((l) => /icp2c C prelude|^mod icp_rt \{/.test(l)), `${tab}: no runtime line shows`);
+
+    // The cursor on a statement: its case is highlighted, and only it.
+    for (const [label, text] of [
+      ['11', '11. b;0,-1!30'],
+      ['40', '40. %out'],
+    ]) {
+      const n = lineOf(text);
+      assert.ok(n > 0, text);
+      await page.locator('#editor .cm-line').nth(n - 1).click({ position: { x: 4, y: 4 } });
+      await page.waitForFunction(([tab, want]) => [...document.querySelectorAll(`#${tab}-view .cm-line.cm-mapped`)].some((l) => l.textContent === want), [tab, caseLine(label, text)], WAIT);
+      const lines = await mappedLines(page, `#${tab}-view`);
+      const markers = lines.filter((l) => /case \d+: \/\*|^\s*\/\/ \d+\. /.test(l));
+      assert.deepEqual(markers, [caseLine(label, text)], `${tab}: line ${n} (${text}) highlights its case alone`);
+      assert.deepEqual(await mappedLines(page, '#editor'), [text], `${tab}: and its own line`);
+      const colours = await page.evaluate((tab) => [document.querySelector('#editor .cm-mapped'), document.querySelector(`#${tab}-view .cm-mapped`)].map((l) => getComputedStyle(l).backgroundColor), tab);
+      assert.equal(colours[0], colours[1], 'the same colour');
+      assert.notEqual(colours[0], 'rgba(0, 0, 0, 0)');
+    }
+    // And back: the pointer on a case highlights its statement.
+    const target = page.locator(`#${tab}-view .cm-line`, { hasText: caseLine('30', '30. t;0,-1!10').trim() });
+    await target.hover();
+    await page.waitForFunction(() => document.querySelector('#editor .cm-mapped')?.textContent === '30. t;0,-1!10', null, WAIT);
+    assert.deepEqual(await mappedLines(page, '#editor'), ['30. t;0,-1!10'], `${tab}: hovering case 30 highlights its line`);
+    // Hovering a statement highlights its case.
+    await page.locator('#editor .cm-line').nth(lineOf('14. out;1,0?14') - 1).hover({ position: { x: 4, y: 4 } });
+    await page.waitForFunction(([tab, want]) => [...document.querySelectorAll(`#${tab}-view .cm-line.cm-mapped`)].some((l) => l.textContent === want), [tab, caseLine('14', '14. out;1,0?14')], WAIT);
+    if (tab === 'c') {
+      await page.locator('#editor .cm-line').nth(lineOf('11. b;0,-1!30') - 1).click({ position: { x: 4, y: 4 } });
+      await page.mouse.move(0, 0);
+      await page.locator('#c-view .cm-line.cm-mapped').first().waitFor();
+      // docs/images/playground-mapped-c.png is a copy of it.
+      await page.screenshot({ path: path.join(shots, 'playground-mapped-c.png') });
+    }
+    // One click unfolds the runtime.
+    await page.$eval(`#${tab}-view .cm-scroller`, (s) => (s.scrollTop = 0));
+    await page.locator(`#${tab}-view .runtime-fold`).first().click();
+    assert.equal(await page.locator(`#${tab}-view .runtime-fold`).count(), 0, `${tab}: unfolded`);
+    await page.$eval(`#${tab}-view .cm-scroller`, (s) => (s.scrollTop = 0));
+    const runtimeLine = tab === 'c' ? 'icp2c C prelude' : 'mod icp_rt {';
+    await page.locator(`#${tab}-view .cm-line`, { hasText: runtimeLine }).first().waitFor(WAIT);
+  }
+  // Finvara and CHEG: their markers name the source line.
+  for (const [file, line] of [
+    ['add.fin', 26],
+    ['kqk.cheg', 23],
+  ]) {
+    await page.selectOption('#example', file);
+    await page.click('[data-tab=c]');
+    await page.locator('#editor .cm-line').nth(line - 1).click({ position: { x: 4, y: 4 } });
+    const want = new RegExp(`^    case \\d+: /\\* (line )?${line}: `);
+    await page.waitForFunction((re) => [...document.querySelectorAll('#c-view .cm-line.cm-mapped')].some((l) => new RegExp(re).test(l.textContent)), want.source, WAIT);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('fast to first use: a loading state until the compiler is ready, the .wasm preloaded and fetched once', async () => {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const warnings = [];
+  page.on('console', (m) => warnings.push(m.text()));
+  const wasmRequests = [];
+  page.on('request', (r) => r.url().endsWith('/icp2c.wasm') && wasmRequests.push(r.url()));
+  // The compiler arrives late: the page says what it loads, buttons off.
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/icp2c.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(url);
+  await page.waitForSelector('#status');
+  const loading = await page.evaluate(() => ({
+    status: document.getElementById('status').textContent,
+    state: document.getElementById('status').dataset.state,
+    disabled: ['run', 'watch', 'share', 'example', 'lang'].filter((id) => document.getElementById(id).disabled),
+    preload: [...document.querySelectorAll('link[rel=preload]')].map((l) => [l.getAttribute('href'), l.getAttribute('as'), l.hasAttribute('crossorigin')]),
+  }));
+  assert.equal(loading.state, 'loading');
+  assert.match(loading.status, /Loading the compiler \(icp2c\.wasm/);
+  assert.deepEqual(loading.disabled, ['run', 'watch', 'share', 'example', 'lang'], 'every control that needs the compiler is off');
+  assert.deepEqual(loading.preload, [['icp2c.wasm', 'fetch', true]]);
+  release();
+  await page.evaluate(() => window.playground.ready);
+  const ready = await page.evaluate(() => ({
+    state: document.getElementById('status').dataset.state,
+    disabled: ['run', 'watch', 'share', 'example', 'lang'].filter((id) => document.getElementById(id).disabled),
+  }));
+  assert.notEqual(ready.state, 'loading');
+  assert.deepEqual(ready.disabled, [], 'all on once it is ready');
+  assert.equal(wasmRequests.length, 1, `the preload is the page's one download: ${wasmRequests}`);
+  assert.ok(!warnings.some((w) => /preload/i.test(w)), `no unused-preload warning: ${warnings.join('; ')}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** WCAG contrast of two computed colours. */
+function contrast(a, b) {
+  const luminance = (c) => {
+    const [r, g, bl] = c.match(/[\d.]+/g).slice(0, 3).map((v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
+test('readable: resizable panes, a dark theme that keeps the board readable, each language linked to its reference', async () => {
+  const page = await open();
+  // The drag handle, by pointer and by keyboard.
+  const width = () => page.$eval('#left', (e) => e.getBoundingClientRect().width);
+  const before = await width();
+  const handle = await page.locator('#splitter').boundingBox();
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2 + 200, handle.y + 100, { steps: 5 });
+  await page.mouse.up();
+  const dragged = await width();
+  assert.ok(Math.abs(dragged - before - 200) < 30, `dragged 200 px: ${before} -> ${dragged}`);
+  await page.focus('#splitter');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  const keyed = await width();
+  assert.ok(keyed < dragged - 100, `two ArrowLeft presses narrow it: ${dragged} -> ${keyed}`);
+  assert.equal(await page.getAttribute('#splitter', 'role'), 'separator');
+
+  // Each language's reference, next to the picker, a file the repository has.
+  for (const [lang, doc] of [
+    ['icp', 'infchesspro'],
+    ['fin', 'finvara'],
+    ['cheg', 'cheg'],
+  ]) {
+    await page.evaluate((lang) => window.playground.setSource('', lang), lang);
+    const href = await page.getAttribute('#lang-doc', 'href');
+    assert.equal(href, `https://github.com/icp2c/icp2c/blob/main/docs/${doc}.md`);
+    assert.ok(fs.existsSync(path.join(root, 'docs', `${doc}.md`)), doc);
+  }
+  await page.close();
+
+  // Dark: the page, the editor and the output are dark; the board keeps
+  // its squares and its pieces, labels and text stand out.
+  const dark = await open();
+  await dark.emulateMedia({ colorScheme: 'dark' });
+  await dark.selectOption('#example', 'multiply.icp');
+  await dark.click('#watch');
+  await settled(dark);
+  await stepTo(dark, 11);
+  const look = await dark.evaluate(() => {
+    const css = (sel, prop = 'color') => getComputedStyle(document.querySelector(sel))[prop];
+    return {
+      body: css('body', 'backgroundColor'),
+      text: css('body'),
+      editor: css('#editor .cm-editor', 'backgroundColor'),
+      editorText: css('#editor .cm-content'),
+      light: css('#board .sq.light', 'backgroundColor'),
+      dark: css('#board .sq.dark', 'backgroundColor'),
+      stroke: css('#board .piece.w', 'webkitTextStrokeColor'),
+      label: css('#board .label'),
+      step: css('#editor .cm-step-line'),
+      stepBg: css('#editor .cm-step-line', 'backgroundColor'),
+      trace: css('#step-trace'),
+      traceBg: css('#step-trace', 'backgroundColor'),
+    };
+  });
+  const luminous = (c) => contrast(c, 'rgb(0, 0, 0)');
+  assert.ok(luminous(look.body) < 1.6, `a dark page: ${look.body}`);
+  assert.ok(luminous(look.editor) < 1.6, `a dark editor: ${look.editor}`);
+  assert.ok(contrast(look.text, look.body) >= 7, `text ${look.text} on ${look.body}`);
+  assert.ok(contrast(look.editorText, look.editor) >= 7, `editor text ${look.editorText} on ${look.editor}`);
+  assert.ok(contrast(look.label, look.body) >= 4.5, `board labels ${look.label} on ${look.body}`);
+  assert.ok(contrast(look.step, look.stepBg) >= 4.5, `the step's source line ${look.step} on ${look.stepBg}`);
+  assert.ok(contrast(look.trace, look.traceBg) >= 4.5, `the step's line ${look.trace} on ${look.traceBg}`);
+  assert.equal(look.light, 'rgb(240, 217, 181)', 'light squares as in daylight');
+  assert.equal(look.dark, 'rgb(181, 136, 99)', 'dark squares as in daylight');
+  for (const square of [look.light, look.dark]) {
+    assert.ok(contrast(look.stroke, square) >= 3, `white pieces' outline ${look.stroke} on ${square}`);
+  }
+  await dark.click('[data-tab=c]');
+  await dark.screenshot({ path: path.join(shots, 'dark-c.png') });
+  await dark.click('[data-tab=board]');
+  await dark.screenshot({ path: path.join(shots, 'dark-board.png') });
+  assert.deepEqual(dark.errors, []);
+  await dark.close();
+});
+
+test('small screens: at 390 px wide nothing scrolls sideways', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.evaluate(() => window.playground.ready);
+  /** What sticks out past the right edge, for the message. */
+  const wide = () =>
+    page.evaluate(() => ({
+      width: document.documentElement.scrollWidth,
+      culprits: [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > 391 && e.getClientRects().length)
+        .slice(0, 5)
+        .map((e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}.${[...e.classList].join('.')} ${Math.round(e.getBoundingClientRect().right)}`),
+    }));
+  const check = async (what) => {
+    const w = await wide();
+    assert.ok(w.width <= 390, `${what}: scrollWidth ${w.width} > 390 (${w.culprits.join(', ')})`);
+  };
+  await check('the page as it opens');
+  await page.click('#share');
+  await page.waitForFunction(() => !document.getElementById('share-link').hidden, null, WAIT);
+  await check('with the share link shown');
+  await page.fill('#max-steps', 'abc');
+  await check("with Max steps' message");
+  await page.fill('#max-steps', '');
+  await page.selectOption('#example', 'multiply.icp');
+  await page.click('#watch');
+  await settled(page);
+  await stepTo(page, 11);
+  await check('the board of multiply.icp');
+  for (const tab of ['c', 'rust', 'output']) {
+    await page.click(`[data-tab=${tab}]`);
+    await check(`the ${tab} tab`);
+  }
+  await page.evaluate(() => window.playground.setSource('1. a=R0,0\n2. a;zz\n', 'icp', 'bad.icp'));
+  await page.waitForSelector('#diagnostics li');
+  await check('diagnostics');
+  await page.selectOption('#example', 'kqk.cheg');
+  await page.click('#run');
+  await settled(page);
+  await check('a CHEG query and its answer');
+  await page.screenshot({ path: path.join(shots, 'small-screen.png'), fullPage: true });
+  assert.deepEqual(errors, []);
   await page.close();
 });

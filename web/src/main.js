@@ -3,6 +3,8 @@
 import { basicSetup } from 'codemirror';
 import { EditorView, Decoration, keymap } from '@codemirror/view';
 import { EditorState, Compartment, StateEffect, StateField, Prec } from '@codemirror/state';
+import { codeFolding, foldEffect, unfoldAll, forceParsing, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { tags as t } from '@lezer/highlight';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { cpp } from '@codemirror/lang-cpp';
 import { rust } from '@codemirror/lang-rust';
@@ -10,13 +12,19 @@ import { modes } from './modes.js';
 import { instantiate, Op } from './wasm.js';
 import { Replay, drawReplay, drawPosition } from './board.js';
 import { OutputView } from './output.js';
+import { codeMap } from './codemap.js';
 import examples from '../build/examples.json';
+
+/** The compiler's download, started first (index.html preloads it). */
+const wasmResponse = fetch('icp2c.wasm');
 
 /** Most steps a Watch records (each is kept for stepping back). */
 const WATCH_LIMIT = 200000;
 /** CHEG's default depth, as `icp2c run` has it (§7.4). */
 const DEFAULT_DEPTH = 4;
 const EXTENSIONS = { icp: 'InfChessPro', fin: 'Finvara', cheg: 'CHEG' };
+/** Each language's reference, on the repository. */
+const REFERENCE = (lang) => `https://github.com/icp2c/icp2c/blob/main/docs/${{ icp: 'infchesspro', fin: 'finvara', cheg: 'cheg' }[lang]}.md`;
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -87,6 +95,71 @@ const stepLineField = StateField.define({
   provide: (f) => EditorView.decorations.from(f),
 });
 
+// -- the dark theme, following prefers-color-scheme -------------------------
+
+const dark = window.matchMedia('(prefers-color-scheme: dark)');
+const theme = new Compartment();
+/** Colours for a dark background (CodeMirror's own are for a light one). */
+const darkHighlight = HighlightStyle.define([
+  { tag: [t.keyword, t.operatorKeyword, t.controlKeyword, t.modifier], color: '#c792ea' },
+  { tag: [t.string, t.special(t.string), t.character], color: '#c3e88d' },
+  { tag: [t.number, t.bool, t.atom, t.null], color: '#f78c6c' },
+  { tag: [t.comment, t.lineComment, t.blockComment, t.docComment], color: '#8f9bb3', fontStyle: 'italic' },
+  { tag: [t.typeName, t.className, t.namespace], color: '#ffcb6b' },
+  { tag: [t.labelName, t.macroName, t.processingInstruction], color: '#82aaff' },
+  { tag: [t.function(t.variableName), t.propertyName], color: '#89ddff' },
+  { tag: [t.operator, t.punctuation, t.bracket], color: '#cdd3de' },
+  { tag: t.invalid, color: '#ff6b6b' },
+]);
+const darkTheme = [
+  EditorView.theme(
+    {
+      '&': { color: '#e6e6e6', backgroundColor: '#1b1f24' },
+      '.cm-content': { caretColor: '#fff' },
+      '.cm-cursor, .cm-dropCursor': { borderLeftColor: '#fff' },
+      '&.cm-focused > .cm-scroller > .cm-selectionLayer .cm-selectionBackground, .cm-selectionBackground': { backgroundColor: '#3a4a63' },
+      '.cm-gutters': { backgroundColor: '#20252b', color: '#9aa4b2', borderRight: '1px solid #333a44' },
+      '.cm-activeLine': { backgroundColor: '#ffffff0d' },
+      '.cm-activeLineGutter': { backgroundColor: '#2a313a' },
+      '.cm-foldPlaceholder': { backgroundColor: '#2a313a', color: '#cdd3de', borderColor: '#4a5563' },
+      '.cm-tooltip': { backgroundColor: '#20252b', color: '#e6e6e6' },
+    },
+    { dark: true },
+  ),
+  syntaxHighlighting(darkHighlight),
+];
+const themeFor = (isDark) => (isDark ? darkTheme : []);
+const allViews = () => [editor, ...Object.values(codeViews)];
+dark.addEventListener('change', () => {
+  for (const view of allViews()) view.dispatch({ effects: theme.reconfigure(themeFor(dark.matches)) });
+});
+
+/** Line highlights of one class: `set.of([[fromLine, toLine], ...])`. */
+function lineMarks(className) {
+  const set = StateEffect.define();
+  const mark = Decoration.line({ class: className });
+  const field = StateField.define({
+    create: () => Decoration.none,
+    update(deco, tr) {
+      deco = deco.map(tr.changes);
+      for (const e of tr.effects) {
+        if (!e.is(set)) continue;
+        const ranges = [];
+        for (const [from, to] of e.value) {
+          for (let n = from; n <= Math.min(to, tr.state.doc.lines); n++) ranges.push(mark.range(tr.state.doc.line(n).from));
+        }
+        deco = Decoration.set(ranges, true);
+      }
+      return deco;
+    },
+    provide: (f) => EditorView.decorations.from(f),
+  });
+  return { set, field };
+}
+
+/** A statement and its case in the C or Rust tab: the same highlight. */
+const mapped = lineMarks('cm-mapped');
+
 const editor = new EditorView({
   parent: $('editor'),
   state: EditorState.create({
@@ -97,7 +170,10 @@ const editor = new EditorView({
       lintGutter(),
       language.of(modes.icp),
       stepLineField,
+      mapped.field,
+      theme.of(themeFor(dark.matches)),
       EditorView.updateListener.of((update) => {
+        if (update.selectionSet || update.docChanged) followCursor();
         if (update.docChanged) {
           scheduleCheck();
           if (state.replay) forgetReplay();
@@ -225,6 +301,9 @@ function setSource(text, lang, name) {
   state.lang = lang;
   state.name = name || `program.${lang}`;
   ui.lang.value = lang;
+  const doc = $('lang-doc');
+  doc.href = REFERENCE(lang);
+  doc.textContent = `${EXTENSIONS[lang]} reference`;
   const example = state.name.startsWith('examples/') ? state.name.slice('examples/'.length) : '';
   ui.example.value = examples.some((e) => e.file === example) ? example : '';
   ui.fileName.textContent = state.name;
@@ -627,15 +706,132 @@ function stopPlaying() {
 
 // -- generated code ----------------------------------------------------------
 
+/** The runtime, folded: a placeholder saying what is hidden (one click
+ * unfolds it). */
+const runtimeFolding = codeFolding({
+  preparePlaceholder: (state, range) => state.doc.lineAt(range.to).number - state.doc.lineAt(range.from).number + 1,
+  placeholderDOM(view, onclick, lines) {
+    const button = document.createElement('button');
+    button.className = 'cm-foldPlaceholder runtime-fold';
+    button.textContent = `⋯ the runtime: ${lines.toLocaleString('en')} lines, the same in every program (click to unfold) ⋯`;
+    button.title = 'Unfold the runtime';
+    button.onclick = onclick;
+    return button;
+  },
+});
+
 const codeViews = {};
+/** Each tab's map (codemap.js): runtime, program start, cases. */
+const codeMaps = {};
 for (const target of ['c', 'rust']) {
   codeViews[target] = new EditorView({
     parent: $(`${target}-view`),
     state: EditorState.create({
       doc: '',
-      extensions: [basicSetup, EditorState.readOnly.of(true), EditorView.editable.of(false), target === 'c' ? cpp() : rust()],
+      extensions: [
+        basicSetup,
+        runtimeFolding,
+        EditorState.readOnly.of(true),
+        EditorView.editable.of(false),
+        target === 'c' ? cpp() : rust(),
+        mapped.field,
+        theme.of(themeFor(dark.matches)),
+      ],
     }),
   });
+}
+
+// -- the map between the program and the generated code ---------------------
+
+/** The source line under the pointer in the editor, or null. */
+let hoverSource = null;
+/** The generated line under the pointer in the C or Rust view, or null. */
+let hoverCode = null;
+
+/** The cases of source line `line` in the visible tab. */
+const casesOf = (map, line) => (map ? map.cases.filter((c) => c.line === line) : []);
+
+/** Highlights a statement and its case(s) alike: the source line from the
+ * pointer over the editor, or over a case, or else the cursor's line.
+ * `scroll`: false, 'case' (to the case, if any) or 'start' (to the case,
+ * or else to the program's own code). */
+function showMapped(scroll) {
+  const target = activeTab === 'c' || activeTab === 'rust' ? activeTab : null;
+  const map = target && codeMaps[target];
+  let line = null;
+  let cases = [];
+  if (map && hoverCode !== null) {
+    const c = map.cases.find((k) => k.from <= hoverCode && hoverCode <= k.to);
+    if (c) line = c.line;
+  }
+  if (line === null && hoverSource !== null) line = hoverSource;
+  if (line === null) line = editor.state.doc.lineAt(editor.state.selection.main.head).number;
+  cases = casesOf(map, line);
+  const view = target && codeViews[target];
+  editor.dispatch({ effects: mapped.set.of(cases.length ? [[line, line]] : []) });
+  if (!view) return;
+  const effects = [mapped.set.of(cases.map((c) => [c.from, c.to]))];
+  const doc = view.state.doc;
+  if (scroll && cases.length && hoverCode === null) {
+    effects.push(EditorView.scrollIntoView(doc.line(Math.min(cases[0].from, doc.lines)).from, { y: 'center' }));
+  } else if (scroll === 'start' && map) {
+    effects.push(EditorView.scrollIntoView(doc.line(Math.min(map.start, doc.lines)).from, { y: 'start' }));
+  }
+  view.dispatch({ effects });
+  view.dom.dataset.mapped = cases.map((c) => c.marker).join(' ');
+}
+
+/** The cursor moved or the program changed: its case follows it. */
+function followCursor() {
+  if (activeTab === 'c' || activeTab === 'rust') showMapped('case');
+}
+
+function lineAtPointer(view, event) {
+  const pos = view.posAtCoords({ x: event.clientX, y: event.clientY });
+  return pos === null ? null : view.state.doc.lineAt(pos).number;
+}
+
+editor.contentDOM.addEventListener('mousemove', (event) => {
+  const line = lineAtPointer(editor, event);
+  if (line === hoverSource) return;
+  hoverSource = line;
+  showMapped(false);
+});
+editor.contentDOM.addEventListener('mouseleave', () => {
+  hoverSource = null;
+  showMapped(false);
+});
+for (const target of ['c', 'rust']) {
+  const view = codeViews[target];
+  view.contentDOM.addEventListener('mousemove', (event) => {
+    const line = lineAtPointer(view, event);
+    if (line === hoverCode) return;
+    hoverCode = line;
+    showMapped(false);
+  });
+  view.contentDOM.addEventListener('mouseleave', () => {
+    hoverCode = null;
+    showMapped(false);
+  });
+}
+
+/** A new text in a code view: the runtime folded, the view scrolled to
+ * the program's own code. */
+function mapCode(target, text, ok) {
+  const view = codeViews[target];
+  const map = ok ? codeMap(text, target, state.lang, source()) : null;
+  codeMaps[target] = map;
+  const effects = [];
+  if (map) {
+    for (const [from, to] of map.runtime) {
+      if (to > view.state.doc.lines) continue;
+      effects.push(foldEffect.of({ from: view.state.doc.line(from).from, to: view.state.doc.line(to).to }));
+    }
+    view.dom.dataset.start = String(map.start);
+  }
+  view.dispatch({ effects });
+  // Coloured at once: the program's code is past thousands of lines.
+  forceParsing(view, view.state.doc.length, 150);
 }
 
 let activeTab = 'output';
@@ -646,13 +842,18 @@ function stem() {
 }
 
 /** Generates the visible tab's code (C or Rust) for the program. */
-function refreshCode() {
+function refreshCode(shown = false) {
   if (activeTab !== 'c' && activeTab !== 'rust') return;
   const target = activeTab;
   const answer = icp.call(Op.emit, [state.lang, state.name, source(), target]);
   const text = answer.ok ? answer.text : answer.error;
   const view = codeViews[target];
-  if (view.state.doc.toString() !== text) view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+  if (view.state.doc.toString() !== text) {
+    unfoldAll(view);
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+    mapCode(target, text, answer.ok);
+    showMapped('start');
+  } else showMapped(shown ? 'start' : false);
   const link = $(`${target}-download`);
   if (link.href) URL.revokeObjectURL(link.href);
   if (answer.ok) {
@@ -676,7 +877,7 @@ function showTab(name) {
   }
   ui.boardView.hidden = state.lang === 'cheg';
   ui.chegView.hidden = state.lang !== 'cheg';
-  refreshCode();
+  refreshCode(true);
 }
 
 // -- shareable links -----------------------------------------------------------
@@ -771,6 +972,48 @@ async function loadFromLink() {
   }
 }
 
+// -- resizable panes -------------------------------------------------------------
+
+/** Gives the editor's pane `percent` of the width (20 to 80). */
+function splitAt(percent) {
+  const p = Math.min(80, Math.max(20, Math.round(percent)));
+  $('left').style.flexBasis = `${p}%`;
+  $('right').style.flexBasis = `${100 - p}%`;
+  $('splitter').setAttribute('aria-valuenow', String(p));
+  for (const view of allViews()) view.requestMeasure();
+}
+
+function wireSplitter() {
+  const handle = $('splitter');
+  const main = handle.parentElement;
+  handle.addEventListener('pointerdown', (event) => {
+    event.preventDefault();
+    handle.setPointerCapture(event.pointerId);
+    handle.classList.add('dragging');
+    const move = (e) => {
+      const box = main.getBoundingClientRect();
+      splitAt(((e.clientX - box.left) / box.width) * 100);
+    };
+    const up = () => {
+      handle.classList.remove('dragging');
+      handle.removeEventListener('pointermove', move);
+      handle.removeEventListener('pointerup', up);
+      handle.removeEventListener('pointercancel', up);
+    };
+    handle.addEventListener('pointermove', move);
+    handle.addEventListener('pointerup', up);
+    handle.addEventListener('pointercancel', up);
+  });
+  handle.addEventListener('keydown', (event) => {
+    const now = Number(handle.getAttribute('aria-valuenow'));
+    const to = { ArrowLeft: now - 5, ArrowRight: now + 5, Home: 20, End: 80 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    splitAt(to);
+  });
+  handle.addEventListener('dblclick', () => splitAt(50));
+}
+
 // -- wiring --------------------------------------------------------------------
 
 function wire() {
@@ -815,16 +1058,25 @@ function wire() {
     }
   });
   window.addEventListener('hashchange', loadFromLink);
+  wireSplitter();
 }
 
 async function main() {
-  const response = await fetch('icp2c.wasm');
-  module = await WebAssembly.compileStreaming(response).catch(async () => WebAssembly.compile(await (await fetch('icp2c.wasm')).arrayBuffer()));
-  icp = await instantiate(module);
+  try {
+    const response = await wasmResponse;
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    module = await WebAssembly.compileStreaming(response).catch(async () => WebAssembly.compile(await (await fetch('icp2c.wasm')).arrayBuffer()));
+    icp = await instantiate(module);
+  } catch (error) {
+    setStatus('error', `Could not load the compiler (icp2c.wasm): ${error.message}. Reload the page to try again.`);
+    ui.run.disabled = ui.watch.disabled = true;
+    throw error;
+  }
   const about = icp.call(Op.about, []);
   $('version').textContent = `icp2c ${about.version}`;
   startWorker();
   wire();
+  for (const control of [ui.example, ui.lang, ui.share]) control.disabled = false;
   const linked = await loadFromLink();
   if (!linked) {
     const failed = ui.status.dataset.state === 'error' ? ui.status.textContent : null;
