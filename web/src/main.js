@@ -1103,6 +1103,10 @@ window.playground = {
   get replay() {
     return state.replay;
   },
+  /** The whole standard output of the last run, drawn or not. */
+  get output() {
+    return stdoutView.text();
+  },
   stepTo,
   /** Run and Watch, as their buttons do; each resolves when it is over. */
   run,
