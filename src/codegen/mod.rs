@@ -50,6 +50,16 @@ pub fn file_name(source_name: &str) -> &str {
     }
 }
 
+/// A module's text as one file: `file`'s own lines (those above its first
+/// `include!`, and the blank line after them), then each of `parts`, a
+/// blank line between, as the C runtimes paste a file and the C twins of
+/// its parts: a runtime module cut by concern into files under 1,500
+/// lines is carried as the one text it was.
+pub fn joined(file: &str, parts: &[&str]) -> String {
+    let own = file.find("\ninclude!(").map_or(file, |i| &file[..=i]);
+    format!("{own}{}", parts.join("\n"))
+}
+
 /// `runtime` without its unit tests: a runtime source may end with
 /// `#[cfg(test)] mod tests { … }`, which icp2c's own `cargo test` runs and
 /// a generated program does not need.

@@ -1,5 +1,6 @@
-/* Tests of the C board runtime (src/lang/icp/runtime/board.c) against the spec
- * (shared/spec/infchesspro.md) and docs/runtime-design.md.
+/* Tests of the C board runtime (src/lang/icp/runtime/board.c and the parts
+ * in board/, included in the order generated C pastes them) against the
+ * spec (shared/spec/infchesspro.md) and docs/runtime-design.md.
  *
  * Build and run (from the repository root):
  *   cc -std=c99 -O2 -Wall -Wextra -Wpedantic -Werror tests/c/runtime_test.c \
@@ -26,6 +27,12 @@
 
 #include "../../src/codegen/prelude.c"
 #include "../../src/lang/icp/runtime/board.c"
+#include "../../src/lang/icp/runtime/board/pieces.c"
+#include "../../src/lang/icp/runtime/board/table.c"
+#include "../../src/lang/icp/runtime/board/rays.c"
+#include "../../src/lang/icp/runtime/board/moves.c"
+#include "../../src/lang/icp/runtime/board/loops.c"
+#include "../../src/lang/icp/runtime/board/io.c"
 
 /* ------------------------------------------------------------ framework */
 

@@ -1,6 +1,8 @@
 //! Each language's two runtimes, `src/lang/<lang>/runtime/board.rs` and
-//! its C port `board.c`, kept in step mechanically: this test parses both
-//! and fails when a constant or a message they share differs.
+//! its C port `board.c` (each with its parts `board/*.rs` and `board/*.c`
+//! where the runtime is cut by concern), kept in step mechanically: this
+//! test parses both and fails when a constant or a message they share
+//! differs.
 //!
 //! - Constants: every `const NAME` of the Rust runtime whose C twin
 //!   `#define ICP_NAME` exists must have the same value; the names each
@@ -90,6 +92,24 @@ fn root() -> PathBuf {
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// A runtime as generated code carries it: `board.rs` (without its unit
+/// tests, which may write anything) or `board.c`, then the parts that
+/// `board.rs` `include!`s (`board/*.rs`, or their C twins `board/*.c`), in
+/// its order, a blank line between.
+fn runtime(dir: &Path, ext: &str) -> String {
+    let rust = read(&dir.join("board.rs"));
+    let own = read(&dir.join(format!("board.{ext}")));
+    let mut text = own.split("#[cfg(test)]").next().unwrap_or(&own).to_string();
+    for line in rust.lines() {
+        let part = line.strip_prefix("include!(\"board/");
+        if let Some(part) = part.and_then(|p| p.strip_suffix(".rs\");")) {
+            text.push('\n');
+            text.push_str(&read(&dir.join(format!("board/{part}.{ext}"))));
+        }
+    }
+    text
 }
 
 /// A value written the same way on both sides: integers as decimal,
@@ -342,11 +362,9 @@ fn differences(rust: &str, c: &str, required: &[&str], generated: &[&str]) -> Ve
 fn each_language_has_its_c_and_rust_runtimes_in_step() {
     for r in RUNTIMES {
         let dir = root().join("src/lang").join(r.folder).join("runtime");
-        let rust = read(&dir.join("board.rs"));
-        // The part before the unit tests: tests may write anything.
-        let rust = rust.split("#[cfg(test)]").next().unwrap_or(&rust);
-        let c = read(&dir.join("board.c"));
-        let problems = differences(rust, &c, r.required, r.generated);
+        let rust = runtime(&dir, "rs");
+        let c = runtime(&dir, "c");
+        let problems = differences(&rust, &c, r.required, r.generated);
         assert!(
             problems.is_empty(),
             "src/lang/{}/runtime: board.rs and board.c differ:\n  {}",

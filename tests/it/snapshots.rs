@@ -84,7 +84,7 @@ const LANGUAGES: &[Snapshots] = &[
                 (rust, placeholder("//", rust_sections, "\n")),
             ]
         }),
-        rust_runtime: || codegen::without_tests(icp::backend::rust::RUNTIME).to_string(),
+        rust_runtime: || icp::backend::rust::runtime_source().to_string(),
     },
     Snapshots {
         language: Language::Finvara,

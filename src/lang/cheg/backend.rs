@@ -29,7 +29,9 @@ const UCI: &str = include_str!("runtime/uci.rs");
 
 /// The files `chess.rs` and `engine.rs` `include!`s (`runtime/chess/`,
 /// `runtime/engine/`), by concern, in their order (a unit test holds the
-/// lists equal): one module each, its text cut in files under 1,500 lines.
+/// lists equal): one module each, its text cut in files under 1,500 lines
+/// and carried whole ([`codegen::joined`]), as [`c::RUNTIME`] pastes
+/// their C twins.
 const CHESS_PARTS: [&str; 2] = [
     include_str!("runtime/chess/board.rs"),
     include_str!("runtime/chess/position.rs"),
@@ -43,23 +45,14 @@ const ENGINE_PARTS: [&str; 6] = [
     include_str!("runtime/engine/search.rs"),
 ];
 
-/// A module's text as one file: `file`'s own lines (those above its first
-/// `include!`, and the blank line after them), then each of `parts`, a
-/// blank line between, as the C runtime pastes `chess.c` and `engine.c`
-/// and the C twins of their parts ([`c::RUNTIME`]).
-fn joined(file: &str, parts: &[&str]) -> String {
-    let own = file.find("\ninclude!(").map_or(file, |i| &file[..=i]);
-    format!("{own}{}", parts.join("\n"))
-}
-
 /// The whole runtime, section markers and all, as one module body: `pub
 /// mod chess { … } pub mod engine { … } pub mod uci { … }`. Its sections
 /// are one namespace ([`api`]); a program carries [`select`] of it.
 pub fn runtime() -> String {
     format!(
         "pub mod chess {{\n{}}}\n\npub mod engine {{\n{}}}\n\npub mod uci {{\n{}}}\n",
-        codegen::indent(joined(CHESS, &CHESS_PARTS).trim_end(), 1),
-        codegen::indent(joined(ENGINE, &ENGINE_PARTS).trim_end(), 1),
+        codegen::indent(codegen::joined(CHESS, &CHESS_PARTS).trim_end(), 1),
+        codegen::indent(codegen::joined(ENGINE, &ENGINE_PARTS).trim_end(), 1),
         codegen::indent(UCI.trim_end(), 1)
     )
 }

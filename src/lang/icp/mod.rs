@@ -21,9 +21,10 @@ pub mod backend {
     pub mod rust;
 }
 
-/// The board runtime: `board.rs` is compiled into icp2c (the interpreter)
-/// and pasted into generated Rust; `board.c` is its C port, pasted into
-/// generated C; a generated program carries the sections of them that
+/// The board runtime: `board.rs` (with the parts it `include!`s,
+/// `board/*.rs`) is compiled into icp2c (the interpreter) and pasted into
+/// generated Rust; `board.c` (with `board/*.c`, the parts' twins) is its C
+/// port, pasted into generated C; a generated program carries the sections of them that
 /// its calls reach, which `api.rs` lists.
 pub mod runtime {
     pub mod api;

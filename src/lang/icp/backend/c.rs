@@ -1,5 +1,6 @@
 //! The C back end: one C99 file needing only libc, with the sections of
-//! the board runtime (`runtime/board.c`) that the program uses embedded.
+//! the board runtime (`runtime/board.c` and its parts `runtime/board/*.c`)
+//! that the program uses embedded.
 //! Statements are the cases of a `switch` on the current label inside a
 //! loop; a `*` jump target goes through the same switch, whose `default`
 //! reports the missing label (§5, §8).
@@ -21,14 +22,28 @@ use std::sync::OnceLock;
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
 
 /// The C runtime, cut into sections: the shared C prelude
-/// (`src/codegen/prelude.c`), then the board runtime. A program carries
-/// the sections its calls reach ([`runtime`]).
+/// (`src/codegen/prelude.c`), then the board runtime: `board.c` and its
+/// parts by concern, `board/*.c`, a blank line between, in the order of
+/// `board.rs`'s `include!`s (the twins have the same names). A program
+/// carries the sections its calls reach ([`runtime`]).
 pub const RUNTIME: &str = concat!(
     include_str!(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/src/codegen/prelude.c"
     )),
-    include_str!("../runtime/board.c")
+    include_str!("../runtime/board.c"),
+    "\n",
+    include_str!("../runtime/board/pieces.c"),
+    "\n",
+    include_str!("../runtime/board/table.c"),
+    "\n",
+    include_str!("../runtime/board/rays.c"),
+    "\n",
+    include_str!("../runtime/board/moves.c"),
+    "\n",
+    include_str!("../runtime/board/loops.c"),
+    "\n",
+    include_str!("../runtime/board/io.c")
 );
 
 /// [`RUNTIME`] parsed into its sections, once.

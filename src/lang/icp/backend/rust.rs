@@ -1,6 +1,7 @@
 //! The Rust back end: a single `rustc`-ready file, or a Cargo crate. The
-//! board runtime is `runtime/board.rs`, the very file compiled into icp2c
-//! for `icp2c run`, of which a program carries the sections it uses.
+//! board runtime is `runtime/board.rs` with its parts `runtime/board/*.rs`,
+//! the very files compiled into icp2c for `icp2c run`, of which a program
+//! carries the sections it uses.
 //! Statements are the arms of a `match` on the current label inside a
 //! `loop`.
 
@@ -22,14 +23,36 @@ use std::sync::OnceLock;
 
 const NAME: &str = <super::super::InfChessPro as Lang>::NAME;
 
-/// The shared Rust board runtime source, cut into sections.
-pub const RUNTIME: &str = include_str!("../runtime/board.rs");
+/// `board.rs`: the module's own lines, the `include!`s of its parts, and
+/// its unit tests.
+const BOARD: &str = include_str!("../runtime/board.rs");
 
-/// [`RUNTIME`] without its unit tests, parsed into its sections, once.
+/// The files `board.rs` `include!`s (`runtime/board/`), by concern, in its
+/// order (a unit test holds the lists equal): one module, its text cut in
+/// files under 1,500 lines.
+const BOARD_PARTS: [&str; 6] = [
+    include_str!("../runtime/board/pieces.rs"),
+    include_str!("../runtime/board/table.rs"),
+    include_str!("../runtime/board/rays.rs"),
+    include_str!("../runtime/board/moves.rs"),
+    include_str!("../runtime/board/loops.rs"),
+    include_str!("../runtime/board/io.rs"),
+];
+
+/// The shared Rust board runtime source as one text, cut into sections:
+/// `board.rs`'s own lines, then its parts, a blank line between
+/// ([`codegen::joined`]), as [`super::c::RUNTIME`] pastes their C twins.
+/// Without the unit tests, which follow the `include!`s.
+pub fn runtime_source() -> &'static str {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    TEXT.get_or_init(|| codegen::joined(BOARD, &BOARD_PARTS))
+}
+
+/// [`runtime_source`] parsed into its sections, once.
 pub fn sections() -> &'static Runtime<'static> {
     static PARSED: OnceLock<Runtime<'static>> = OnceLock::new();
     PARSED.get_or_init(|| {
-        Runtime::parse(codegen::without_tests(RUNTIME), Markers::Rust)
+        Runtime::parse(runtime_source(), Markers::Rust)
             .expect("the Rust runtime's section markers parse")
     })
 }
@@ -1002,5 +1025,66 @@ mod tests {
         assert_eq!(long.first().unwrap(), "fn icp_chunk_0<W: Write>(");
         assert_eq!(long.last().unwrap(), ") -> Result<bool, icp_rt::Fault> {");
         assert_eq!(long.len(), params.len() + 2);
+    }
+
+    /// The `include!`s of `board.rs`, in order, are [`BOARD_PARTS`]; the C
+    /// runtime pastes the twins of the same names in the same order; every
+    /// file of `runtime/board/` is one of them; and each file is whole
+    /// lines with no blank line at either end, so that joining them with
+    /// blank lines gives back the one text generated code has always had.
+    #[test]
+    fn the_board_parts_are_included_and_pasted_in_one_order() {
+        let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/src/lang/icp/runtime");
+        let read = |name: &str| std::fs::read_to_string(format!("{runtime}/{name}")).unwrap();
+        let included: Vec<&str> = BOARD
+            .lines()
+            .filter_map(|l| l.strip_prefix("include!(\"board/")?.strip_suffix(".rs\");"))
+            .collect();
+        let texts: Vec<String> = included
+            .iter()
+            .map(|s| read(&format!("board/{s}.rs")))
+            .collect();
+        assert_eq!(texts, BOARD_PARTS, "board.rs");
+        let pasted: Vec<&str> = include_str!("c.rs")
+            .lines()
+            .filter_map(|l| {
+                l.trim()
+                    .strip_prefix("include_str!(\"../runtime/board/")?
+                    .strip_suffix(".c\"),")
+                    .or_else(|| {
+                        l.trim()
+                            .strip_prefix("include_str!(\"../runtime/board/")?
+                            .strip_suffix(".c\")")
+                    })
+            })
+            .collect();
+        assert_eq!(pasted, included, "board.c");
+        let mut files: Vec<String> = std::fs::read_dir(format!("{runtime}/board"))
+            .unwrap()
+            .map(|e| format!("board/{}", e.unwrap().file_name().into_string().unwrap()))
+            .collect();
+        files.sort();
+        let mut want: Vec<String> = included
+            .iter()
+            .flat_map(|s| [format!("board/{s}.c"), format!("board/{s}.rs")])
+            .collect();
+        want.sort();
+        assert_eq!(files, want);
+        let own = BOARD.split("\ninclude!(").next().unwrap();
+        assert!(BOARD[own.len()..].starts_with("\ninclude!("), "board.rs");
+        let whole = files.iter().map(|f| (f.clone(), read(f)));
+        let heads = [
+            ("board.rs".to_string(), own.to_string()),
+            ("board.c".to_string(), read("board.c")),
+        ];
+        for (name, text) in whole.chain(heads) {
+            assert!(
+                text.ends_with('\n') && !text.ends_with("\n\n"),
+                "{name}: its end"
+            );
+            assert!(!text.starts_with('\n'), "{name}: its start");
+        }
+        // Generated code carries the text of old, the tests aside.
+        assert!(!runtime_source().contains("#[cfg(test)]"));
     }
 }

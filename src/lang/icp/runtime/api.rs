@@ -9,7 +9,8 @@
 //! generated file carries only those (`crate::codegen::sections`). The
 //! runtimes' core (`board.rs` and `board.c` outside every region) is in
 //! every program: the Rust runtime's fault texts, the C runtime's
-//! `icp_init` and `icp_finish`. The interpreter compiles `board.rs` whole.
+//! `icp_init` and `icp_finish`. The interpreter compiles `board.rs` whole
+//! (with the parts it `include!`s, `board/*.rs`).
 //!
 //! The sections of both runtimes (what each needs is stated by its
 //! markers, in each runtime: the two differ where their code does):
@@ -345,8 +346,7 @@ mod tests {
         [
             (Runtime::parse(c::RUNTIME, Markers::C).unwrap(), Markers::C),
             (
-                Runtime::parse(crate::codegen::without_tests(rust::RUNTIME), Markers::Rust)
-                    .unwrap(),
+                Runtime::parse(rust::runtime_source(), Markers::Rust).unwrap(),
                 Markers::Rust,
             ),
         ]
