@@ -1,7 +1,7 @@
 //! What an editor shows of a program ([`Outline`]), from the front end.
 //!
-//! The lines are the front end's own split ([`front::statement_lines`]),
-//! each argument read as its instruction's kinds say ([`INSTRUCTIONS`]);
+//! The lines are the front end's own split (`front::statement_lines`),
+//! each argument read as its instruction's kinds say (`INSTRUCTIONS`);
 //! the help on hover and on completion is the reference's text
 //! (`docs/cheg.md`: the §3 variables, the §4 conditions and orderings,
 //! the §5.1 instructions), so that a change there shows in the editor.

@@ -4,7 +4,7 @@
 //! definitions with their parsed notation, the board's rows and cells, the
 //! move lines. A line the parser rejects gives what it kept of it (a
 //! broken definition keeps its symbol, §6). The AST has spans for leaps,
-//! symbols, ranks and squares but not for brackets; [`unit_spans`] finds
+//! symbols, ranks and squares but not for brackets; `unit_spans` finds
 //! every unit's span and punctuation by stepping over blanks from the
 //! spans of its parts, so nothing is parsed twice and no walk recurses
 //! (notations nest to any depth, §6).
