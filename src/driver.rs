@@ -10,6 +10,7 @@
 //! the interpreter reads and writes only the streams it is given.
 
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use crate::common::debug::{Debugger, Stepper};
 use crate::common::diagnostic::Diagnostic;
 use crate::common::outline::Outline;
 use crate::common::watch::Recording;
@@ -145,6 +146,13 @@ trait AnyProgram: fmt::Debug + Send + Sync {
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
     fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording>;
+    fn debugger<'a>(
+        &'a self,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+        options: &RunOptions,
+        keep: usize,
+    ) -> Option<Debugger<Box<dyn Stepper + 'a>>>;
     fn run_live(
         &self,
         input: Box<dyn BufRead + Send>,
@@ -177,6 +185,16 @@ impl<L: Lang + 'static> AnyProgram for Held<L> {
 
     fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording> {
         L::record(&self.0, input, options)
+    }
+
+    fn debugger<'a>(
+        &'a self,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+        options: &RunOptions,
+        keep: usize,
+    ) -> Option<Debugger<Box<dyn Stepper + 'a>>> {
+        L::debugger(&self.0, input, output, options, keep)
     }
 
     fn run_live(
@@ -340,6 +358,21 @@ impl Program {
     /// shows the statements run instead).
     pub fn record(&self, input: &mut dyn BufRead, options: &RunOptions) -> Option<Recording> {
         self.inner.record(input, options)
+    }
+
+    /// The program under a debugger ([`crate::common::debug`]), before its
+    /// first step: it runs as [`Program::record`] runs it (`options.glyphs`
+    /// for its trace lines), a step at a time when asked, reading `input`
+    /// and writing `output`, and keeps its last `keep` steps for stepping
+    /// back. `None` for a language with no board to step through (CHEG).
+    pub fn debugger<'a>(
+        &'a self,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+        options: &RunOptions,
+        keep: usize,
+    ) -> Option<Debugger<Box<dyn Stepper + 'a>>> {
+        self.inner.debugger(input, output, options, keep)
     }
 
     /// Generates `target` laid out as `layout`. The generated header names

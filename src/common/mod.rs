@@ -2,6 +2,7 @@
 //! text and report on it, and the result of running a program.
 
 pub mod cursor;
+pub mod debug;
 pub mod diagnostic;
 pub mod format;
 pub mod outline;

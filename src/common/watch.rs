@@ -184,18 +184,25 @@ pub fn stack_top(stack: &[i64]) -> StackTop {
     }
 }
 
-/// A writer into a shared buffer, so that a recorder can see how much a
-/// program has written while the interpreter holds the writer.
-pub(crate) struct SharedOutput<'a>(pub &'a std::cell::RefCell<Vec<u8>>);
+/// A writer that passes everything to `inner` and counts the bytes it
+/// took in `written`, shared, so that a recorder can see how much a program
+/// has written while the interpreter holds the writer ([`Step::output`]).
+pub struct Counted<W> {
+    /// Where the bytes go.
+    pub inner: W,
+    /// How many bytes `inner` has taken so far.
+    pub written: std::rc::Rc<std::cell::Cell<usize>>,
+}
 
-impl std::io::Write for SharedOutput<'_> {
+impl<W: std::io::Write> std::io::Write for Counted<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.borrow_mut().extend_from_slice(buf);
-        Ok(buf.len())
+        let n = self.inner.write(buf)?;
+        self.written.set(self.written.get() + n);
+        Ok(n)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        self.inner.flush()
     }
 }
 

@@ -13,6 +13,7 @@ pub mod finvara;
 pub mod icp;
 
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
+use crate::common::debug::{Debugger, Stepper};
 use crate::common::diagnostic::Diagnostic;
 use crate::common::outline::Outline;
 use crate::common::watch::Recording;
@@ -168,6 +169,22 @@ pub trait Lang {
         options: &RunOptions,
     ) -> Option<Recording> {
         let _ = (program, input, options);
+        None
+    }
+
+    /// `program` under a debugger ([`Debugger`]), before its first step:
+    /// run as [`Lang::record`] runs it, a step at a time, reading `input`
+    /// and writing `output`, trace lines drawn with `options.glyphs`,
+    /// keeping its last `keep` steps. `None` for a language with no board
+    /// of its own to step through (CHEG).
+    fn debugger<'a>(
+        program: &'a Self::Program,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+        options: &RunOptions,
+        keep: usize,
+    ) -> Option<Debugger<Box<dyn Stepper + 'a>>> {
+        let _ = (program, input, output, options, keep);
         None
     }
 

@@ -16,6 +16,7 @@ mod cheg_twins;
 mod cheg_uci;
 mod cli;
 mod complexity;
+mod debug;
 mod differential;
 mod docs;
 mod e2e;

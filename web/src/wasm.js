@@ -9,7 +9,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The operations of icp_call (lib.rs, `call`). */
-export const Op = { about: 0, check: 1, run: 2, record: 3, emit: 4, position: 5 };
+export const Op = { about: 0, check: 1, run: 2, record: 3, emit: 4, position: 5, debug: 6, advance: 7 };
 
 /** An instance of the compiled icp2c module, with `call(op, fields)`;
  * `onOutput(bytes)` gets a copy of each write to a run's standard output. */

@@ -3,9 +3,13 @@
 
 use super::ir::{Action, Program};
 use super::runtime::board::{self as fin_board, Game};
-use super::trace::Watch;
+use super::trace::{Recorder, Watch};
 use crate::Outcome;
+use crate::common::debug;
+use crate::common::watch::{self, Counted};
+use std::cell::Cell;
 use std::io::{BufRead, Write};
+use std::rc::Rc;
 
 /// Runs `program`. `max_steps` bounds the number of moves executed
 /// (a skipped move is not executed). With a `watch` (`icp2c run --trace
@@ -22,7 +26,14 @@ pub fn run(
     let mut game = Game::new(&kinds, program.width, program.height, &program.cells);
     game.read_from(input);
     game.write_to(&mut *output);
-    let outcome = execute(program, &mut game, max_steps, watch.as_deref_mut());
+    let mut progress = Progress::default();
+    let outcome = execute(
+        program,
+        &mut game,
+        max_steps,
+        &mut progress,
+        watch.as_deref_mut(),
+    );
     if let Some(w) = watch {
         w.end(&game);
     }
@@ -50,14 +61,110 @@ pub fn runtime_kinds(program: &Program) -> Vec<fin_board::Kind<'_>> {
         .collect()
 }
 
+/// Where a run is between two moves: the move that runs next (an index
+/// into [`Program::moves`]) and how many moves have run.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    pc: usize,
+    steps: u64,
+}
+
+/// A Finvara program run a move at a time, as `icp2c run --trace` runs it,
+/// each move recorded as a [`watch::Step`] for a debugger
+/// ([`crate::common::debug`]). Between moves it keeps the cells and the
+/// stacks, and builds the runtime's game again for each move (a move costs
+/// a step per cell of the board already, to record its changes).
+pub struct Stepper<'a> {
+    program: &'a Program,
+    kinds: Vec<fin_board::Kind<'a>>,
+    cells: Vec<i32>,
+    stacks: [Vec<i64>; 2],
+    input: Box<dyn BufRead + 'a>,
+    output: Counted<Box<dyn Write + 'a>>,
+    progress: Progress,
+    recorder: Option<Recorder>,
+}
+
+impl<'a> Stepper<'a> {
+    /// `program` before its first move, reading `input` and writing
+    /// `output`.
+    pub fn new(
+        program: &'a Program,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+    ) -> Stepper<'a> {
+        let written = Rc::new(Cell::new(0));
+        Stepper {
+            program,
+            kinds: runtime_kinds(program),
+            cells: program.cells.clone(),
+            stacks: [Vec::new(), Vec::new()],
+            input,
+            output: Counted {
+                inner: output,
+                written: written.clone(),
+            },
+            progress: Progress::default(),
+            recorder: Some(Recorder::new(program, Vec::new(), written)),
+        }
+    }
+}
+
+impl debug::Stepper for Stepper<'_> {
+    fn step(&mut self, recorded: &mut Vec<watch::Step>) -> Option<Outcome> {
+        let program = self.program;
+        let mut game = Game::new(&self.kinds, program.width, program.height, &self.cells);
+        game.set_stacks(std::mem::take(&mut self.stacks));
+        game.read_from(&mut self.input);
+        game.write_to(&mut self.output);
+        let mut lines = std::io::sink();
+        let mut recorder = self.recorder.take()?;
+        recorder.swap_steps(recorded);
+        let mut watch = Watch::recording(program, &mut lines, recorder);
+        let budget = self.progress.steps.saturating_add(1);
+        let outcome = execute(
+            program,
+            &mut game,
+            Some(budget),
+            &mut self.progress,
+            Some(&mut watch),
+        );
+        let mut recorder = watch.into_recorder()?;
+        recorder.swap_steps(recorded);
+        self.recorder = Some(recorder);
+        self.cells.clear();
+        self.cells.extend_from_slice(game.board());
+        self.stacks = game.take_stacks();
+        drop(game);
+        match outcome {
+            Outcome::StepLimit(_) => None,
+            Outcome::Halted if self.output.flush().is_err() => Some(Outcome::RuntimeError(
+                format!("error: {}", fin_board::RuntimeError::WRITE_FAILED),
+            )),
+            other => Some(other),
+        }
+    }
+
+    fn next_line(&self) -> Option<usize> {
+        self.program.moves.get(self.progress.pc).map(|m| m.line)
+    }
+
+    fn end_line(&self) -> Option<String> {
+        self.recorder.as_ref().and_then(Recorder::end_line)
+    }
+}
+
+/// Runs moves from where `progress` is until the game or the moves end, a
+/// runtime error, or `max_steps` moves in all have run (counting those
+/// run before); `progress` then says where the run is.
 fn execute(
     program: &Program,
     game: &mut Game<'_>,
     max_steps: Option<u64>,
+    progress: &mut Progress,
     mut watch: Option<&mut Watch<'_>>,
 ) -> Outcome {
-    let mut pc = 0usize;
-    let mut steps = 0u64;
+    let Progress { pc, steps } = progress;
     loop {
         // §5.4: checked before every move, and before the first.
         match game.game_over() {
@@ -71,17 +178,17 @@ fn execute(
             Ok(false) => {}
             Err(e) => return Outcome::RuntimeError(format!("error: {e}")),
         }
-        let Some(m) = program.moves.get(pc) else {
+        let Some(m) = program.moves.get(*pc) else {
             if let Some(w) = watch.as_deref_mut() {
                 game.flush_output();
                 w.moves_ran_out();
             }
             return Outcome::Halted;
         };
-        if max_steps.is_some_and(|max| steps >= max) {
-            return Outcome::StepLimit(steps);
+        if max_steps.is_some_and(|max| *steps >= max) {
+            return Outcome::StepLimit(*steps);
         }
-        steps += 1;
+        *steps += 1;
         match m.action {
             Action::Step {
                 kind,
@@ -105,7 +212,7 @@ fn execute(
                             game.flush_output();
                             w.after(game, m, &before, valid, skips);
                         }
-                        pc += if skips { 2 } else { 1 };
+                        *pc += if skips { 2 } else { 1 };
                     }
                     Err(e) => return Outcome::RuntimeError(format!("error: {e}")),
                 }
@@ -120,7 +227,7 @@ fn execute(
                 if let (Some(w), Some(before)) = (watch.as_deref_mut(), before) {
                     w.after(game, m, &before, true, false);
                 }
-                pc = target;
+                *pc = target;
             }
         }
     }

@@ -27,10 +27,11 @@
 use super::interp;
 use super::ir::{Action, Move, Program, row_letters, square_name};
 use super::runtime::board::{EMPTY, Game, HOLE};
-use crate::common::watch::{self, Content, Recording, Shape, SharedOutput, Side};
+use crate::common::watch::{self, Content, Counted, Recording, Shape, Side};
 use crate::lang::RunOptions;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::io::{BufRead, Write};
+use std::rc::Rc;
 
 /// How many numbers of each stack a line shows (its top ones).
 pub const STACK_SHOWN: usize = 8;
@@ -47,19 +48,19 @@ pub struct Watch<'a> {
     pub board: bool,
     /// Where a recorded run ([`record`]) keeps its steps; `None` for
     /// `--trace` and `--board`.
-    pub record: Option<Recorder<'a>>,
+    pub record: Option<Recorder>,
 }
 
 /// What [`record`] keeps while the program runs.
-pub struct Recorder<'a> {
+pub struct Recorder {
     /// The cells after the last step, as the runtime encodes them.
     cells: Vec<i32>,
     /// The steps so far.
     steps: Vec<watch::Step>,
     /// The trace's closing line, once written.
     end: Option<String>,
-    /// The program's standard output so far.
-    output: &'a RefCell<Vec<u8>>,
+    /// How many bytes of standard output the program has written.
+    written: Rc<Cell<usize>>,
 }
 
 /// What a board view draws for `value`, a cell as the runtime encodes it
@@ -99,24 +100,18 @@ fn occupied(cells: &[i32], width: usize) -> Vec<(i64, i64, i32)> {
 /// every move executed recorded for a board view: its trace line, the
 /// cells it changed, both stacks' tops, the output so far.
 pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) -> Recording {
-    let output = RefCell::new(Vec::new());
+    let mut output = Vec::new();
+    let written = Rc::new(Cell::new(0));
     let mut lines = std::io::sink();
-    let mut watch = Watch {
-        out: &mut lines,
-        program,
-        trace: true,
-        board: false,
-        record: Some(Recorder {
-            cells: program.cells.clone(),
-            steps: Vec::new(),
-            end: None,
-            output: &output,
-        }),
-    };
+    let recorder = Recorder::new(program, Vec::new(), written.clone());
+    let mut watch = Watch::recording(program, &mut lines, recorder);
     let outcome = interp::run(
         program,
         input,
-        &mut SharedOutput(&output),
+        &mut Counted {
+            inner: &mut output,
+            written,
+        },
         options.max_steps,
         Some(&mut watch),
     );
@@ -126,24 +121,56 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         .map(|r| (r.steps, r.end))
         .unwrap_or_default();
     drop(watch);
-    let start = occupied(&program.cells, program.width)
-        .into_iter()
-        .map(|(r, c, v)| (r, c, content(program, v)))
-        .collect();
     Recording {
-        shape: Shape::Grid {
-            width: program.width,
-            height: program.height,
-        },
-        start,
+        shape: shape(program),
+        start: start(program),
         steps,
         end,
-        output: output.into_inner(),
+        output,
         outcome,
     }
 }
 
-impl Recorder<'_> {
+/// The shape of `program`'s board.
+pub fn shape(program: &Program) -> Shape {
+    Shape::Grid {
+        width: program.width,
+        height: program.height,
+    }
+}
+
+/// What `program`'s board holds at the start: its occupied squares, in
+/// (row, col) order.
+pub fn start(program: &Program) -> Vec<(i64, i64, Content)> {
+    occupied(&program.cells, program.width)
+        .into_iter()
+        .map(|(r, c, v)| (r, c, content(program, v)))
+        .collect()
+}
+
+impl Recorder {
+    /// A recorder of `program`'s moves after `steps`, before any move of
+    /// its own, the program's output counted in `written`
+    /// ([`watch::Counted`]).
+    pub fn new(program: &Program, steps: Vec<watch::Step>, written: Rc<Cell<usize>>) -> Recorder {
+        Recorder {
+            cells: program.cells.clone(),
+            steps,
+            end: None,
+            written,
+        }
+    }
+
+    /// Exchanges the steps recorded with `steps`.
+    pub fn swap_steps(&mut self, steps: &mut Vec<watch::Step>) {
+        std::mem::swap(&mut self.steps, steps);
+    }
+
+    /// The trace's closing line, once written.
+    pub fn end_line(&self) -> Option<String> {
+        self.end.clone()
+    }
+
     /// Records a move: `line` ran, `trace` is its trace line, `game` the
     /// game after it. Costs one step per cell of the board.
     fn step(&mut self, program: &Program, game: &Game<'_>, line: usize, trace: String) {
@@ -159,7 +186,7 @@ impl Recorder<'_> {
             line,
             trace,
             changes,
-            output: self.output.borrow().len(),
+            output: self.written.get(),
             stacks: Some([
                 watch::stack_top(game.stack(0)),
                 watch::stack_top(game.stack(1)),
@@ -179,6 +206,24 @@ impl<'a> Watch<'a> {
             board: options.board,
             record: None,
         })
+    }
+
+    /// A watch that writes its trace lines to `out` and records each move
+    /// with `recorder`: a debugger's, a move at a time
+    /// ([`interp::Stepper`]).
+    pub fn recording(program: &'a Program, out: &'a mut dyn Write, recorder: Recorder) -> Self {
+        Watch {
+            out,
+            program,
+            trace: true,
+            board: false,
+            record: Some(recorder),
+        }
+    }
+
+    /// The recorder ([`Watch::recording`]).
+    pub fn into_recorder(self) -> Option<Recorder> {
+        self.record
     }
 
     /// A cell as two characters: `  `, `##`, or the piece.

@@ -6,8 +6,13 @@
 use super::ir::{Action, Colour, Command, MAX_LOOP, PieceKind, Program, Target, Value};
 use super::trace::Watch;
 use crate::Outcome;
+use crate::common::debug;
+use crate::common::watch::{self, Counted};
+use crate::lang::Glyphs;
 use crate::lang::icp::runtime::board::{self as rt, Board, Fault, Input};
+use std::cell::Cell;
 use std::io::{BufRead, BufWriter, Write};
+use std::rc::Rc;
 
 /// Most `*` a statement can hold: four squares of a move plus two targets.
 const MAX_INPUTS: usize = 6;
@@ -28,23 +33,8 @@ pub fn run(
 ) -> Outcome {
     let mut out = BufWriter::with_capacity(1 << 16, output);
     let result = execute(program, &mut Input::new(input), &mut out, max_steps, watch);
-    let flushed = out.flush();
-    match result {
-        Ok(None) => match flushed {
-            Ok(()) => Outcome::Halted,
-            Err(_) => Outcome::RuntimeError(format!(
-                "error: {}",
-                rt::error_message(
-                    program.statements.last().map_or(0, |s| s.label),
-                    &Fault::WriteFailed,
-                )
-            )),
-        },
-        Ok(Some(steps)) => Outcome::StepLimit(steps),
-        Err((label, fault)) => {
-            Outcome::RuntimeError(format!("error: {}", rt::error_message(label, &fault)))
-        }
-    }
+    let flushed = out.flush().is_ok();
+    outcome(program, result, flushed)
 }
 
 /// The runtime's colour for an IR colour.
@@ -76,6 +66,114 @@ fn runtime_step(action: Action) -> rt::Step {
     }
 }
 
+/// Where a run is between two statements: the board, the statement that
+/// runs next (an index into [`Program::statements`]) and how many
+/// statements have run. A debugger keeps one and runs the program a
+/// statement at a time ([`Stepper`]).
+pub struct Machine {
+    board: Board,
+    pc: usize,
+    steps: u64,
+}
+
+impl Machine {
+    /// A run of `program` before its first statement: an empty board.
+    pub fn new(program: &Program) -> Machine {
+        Machine {
+            board: Board::new(program.names.len()),
+            pc: 0,
+            steps: 0,
+        }
+    }
+}
+
+/// The outcome `icp2c run` reports for what [`steps`] returned, `flushed`
+/// telling whether standard output took everything.
+fn outcome(program: &Program, result: Result<Option<u64>, (i64, Fault)>, flushed: bool) -> Outcome {
+    match result {
+        Ok(None) if flushed => Outcome::Halted,
+        Ok(None) => Outcome::RuntimeError(format!(
+            "error: {}",
+            rt::error_message(
+                program.statements.last().map_or(0, |s| s.label),
+                &Fault::WriteFailed,
+            )
+        )),
+        Ok(Some(steps)) => Outcome::StepLimit(steps),
+        Err((label, fault)) => {
+            Outcome::RuntimeError(format!("error: {}", rt::error_message(label, &fault)))
+        }
+    }
+}
+
+/// An InfChessPro program run a statement at a time, as `icp2c run
+/// --trace` runs it (not optimised), each statement recorded as a
+/// [`watch::Step`] for a debugger ([`crate::common::debug`]).
+pub struct Stepper<'a> {
+    program: &'a Program,
+    input: Input<Box<dyn BufRead + 'a>>,
+    output: Counted<Box<dyn Write + 'a>>,
+    machine: Machine,
+    glyphs: Glyphs,
+}
+
+impl<'a> Stepper<'a> {
+    /// `program` before its first statement, reading `input` and writing
+    /// `output`; trace lines drawn with `glyphs`.
+    pub fn new(
+        program: &'a Program,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+        glyphs: Glyphs,
+    ) -> Stepper<'a> {
+        Stepper {
+            program,
+            input: Input::new(input),
+            output: Counted {
+                inner: output,
+                written: Rc::new(Cell::new(0)),
+            },
+            machine: Machine::new(program),
+            glyphs,
+        }
+    }
+}
+
+impl debug::Stepper for Stepper<'_> {
+    fn step(&mut self, recorded: &mut Vec<watch::Step>) -> Option<Outcome> {
+        let mut lines = std::io::sink();
+        let mut watch = Watch::recording(
+            self.program,
+            &mut lines,
+            self.glyphs,
+            std::mem::take(recorded),
+            self.output.written.clone(),
+        );
+        let budget = self.machine.steps.saturating_add(1);
+        let result = steps::<_, _, true>(
+            self.program,
+            &mut self.input,
+            &mut self.output,
+            Some(budget),
+            &mut self.machine,
+            Some(&mut watch),
+        );
+        *recorded = watch.into_steps();
+        match result {
+            Ok(Some(_)) => None,
+            Ok(None) => {
+                let flushed = self.output.flush().is_ok();
+                Some(outcome(self.program, Ok(None), flushed))
+            }
+            Err(e) => Some(outcome(self.program, Err(e), true)),
+        }
+    }
+
+    fn next_line(&self) -> Option<usize> {
+        self.program.statements.get(self.machine.pc).map(|s| s.line)
+    }
+}
+
 /// Returns `Ok(None)` when the program halts, `Ok(Some(steps))` when the
 /// step budget ran out, or the label and fault of a runtime error.
 fn execute<R: BufRead, W: Write>(
@@ -85,30 +183,35 @@ fn execute<R: BufRead, W: Write>(
     max_steps: Option<u64>,
     mut watch: Option<&mut Watch<'_>>,
 ) -> Result<Option<u64>, (i64, Fault)> {
-    let mut board = Board::new(program.names.len());
+    let mut machine = Machine::new(program);
     // Two copies of the loop: the one without a watch has no trace code.
     let result = match watch.as_deref_mut() {
-        None => steps::<R, W, false>(program, input, out, max_steps, &mut board, None),
-        Some(w) => steps::<R, W, true>(program, input, out, max_steps, &mut board, Some(w)),
+        None => steps::<R, W, false>(program, input, out, max_steps, &mut machine, None),
+        Some(w) => steps::<R, W, true>(program, input, out, max_steps, &mut machine, Some(w)),
     };
     if let Some(w) = watch {
-        w.end(&board);
+        w.end(&machine.board);
     }
     result
 }
 
+/// Runs statements from where `machine` is until the program ends, a
+/// runtime error, or `max_steps` statements in all have run (counting
+/// those run before); `machine` then says where the run is (after an
+/// error: where this call began).
 fn steps<R: BufRead, W: Write, const WATCH: bool>(
     program: &Program,
     input: &mut Input<R>,
     out: &mut W,
     max_steps: Option<u64>,
-    board: &mut Board,
+    machine: &mut Machine,
     mut watch: Option<&mut Watch<'_>>,
 ) -> Result<Option<u64>, (i64, Fault)> {
+    let board = &mut machine.board;
     let statements = &program.statements;
     let mut values = [0i64; MAX_INPUTS];
-    let mut pc = 0usize;
-    let mut steps = 0u64;
+    let mut pc = machine.pc;
+    let mut steps = machine.steps;
     // Without --max-steps nothing stops the program: steps are counted
     // (saturating) but never spent, and summarised loops run unbounded.
     let budget = max_steps.unwrap_or(u64::MAX);
@@ -122,6 +225,8 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
     };
     while let Some(s) = statements.get(pc) {
         if bounded && steps >= budget {
+            machine.pc = pc;
+            machine.steps = steps;
             return Ok(Some(steps));
         }
         steps = steps.saturating_add(1);
@@ -248,5 +353,7 @@ fn steps<R: BufRead, W: Write, const WATCH: bool>(
             }
         };
     }
+    machine.pc = pc;
+    machine.steps = steps;
     Ok(None)
 }

@@ -33,7 +33,9 @@ pub mod runtime {
 
 use super::{FormatOptions, Lang, RunOptions, UsageError, emit_program, no_language_options};
 use crate::codegen::{EmitRequest, Unsupported};
+use crate::common::debug::{Debugger, Stepper};
 use crate::common::diagnostic::Diagnostic;
+use crate::common::watch::Shape;
 use crate::{GeneratedFile, Outcome};
 use std::io::{BufRead, Write};
 
@@ -80,6 +82,22 @@ impl Lang for InfChessPro {
         options: &RunOptions,
     ) -> Option<crate::common::watch::Recording> {
         Some(trace::record(program, input, options))
+    }
+
+    fn debugger<'a>(
+        program: &'a ir::Program,
+        input: Box<dyn BufRead + 'a>,
+        output: Box<dyn Write + 'a>,
+        options: &RunOptions,
+        keep: usize,
+    ) -> Option<Debugger<Box<dyn Stepper + 'a>>> {
+        let stepper = interp::Stepper::new(program, input, output, options.glyphs);
+        Some(Debugger::new(
+            Box::new(stepper),
+            Shape::Unbounded,
+            Vec::new(),
+            keep,
+        ))
     }
 
     fn format(source: &str, options: &FormatOptions) -> Result<Vec<String>, Vec<Diagnostic>> {

@@ -20,11 +20,12 @@
 
 use super::interp;
 use super::ir::{Action, Command, NameId, Program, Statement, Value};
-use crate::common::watch::{self, Content, Recording, Shape, SharedOutput, Side};
+use crate::common::watch::{self, Content, Counted, Recording, Shape, Side};
 use crate::lang::icp::runtime::board::{Board, Colour, Kind};
 use crate::lang::{Glyphs, RunOptions};
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::io::{BufRead, Write};
+use std::rc::Rc;
 
 /// The most rows a board picture draws before it lists the pieces.
 pub const WINDOW_ROWS: u64 = 24;
@@ -45,15 +46,15 @@ pub struct Watch<'a> {
     pub glyphs: Glyphs,
     /// Where a recorded run ([`record`]) keeps its steps; `None` for
     /// `--trace` and `--board`.
-    pub record: Option<Recorder<'a>>,
+    pub record: Option<Recorder>,
 }
 
 /// What [`record`] keeps while the program runs.
-pub struct Recorder<'a> {
+pub struct Recorder {
     /// The steps so far.
     steps: Vec<watch::Step>,
-    /// The program's standard output so far.
-    output: &'a RefCell<Vec<u8>>,
+    /// How many bytes of standard output the program has written.
+    written: Rc<Cell<usize>>,
 }
 
 /// Runs `program` as `icp2c run --trace` does with `options`
@@ -61,34 +62,33 @@ pub struct Recorder<'a> {
 /// recorded for a board view: its trace line, the squares it changed, the
 /// output so far. Not optimised, as a traced run is not.
 pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) -> Recording {
-    let output = RefCell::new(Vec::new());
+    let mut output = Vec::new();
+    let written = Rc::new(Cell::new(0));
     let mut lines = std::io::sink();
-    let mut watch = Watch {
-        out: &mut lines,
-        names: &program.names,
-        trace: true,
-        board: false,
-        glyphs: options.glyphs,
-        record: Some(Recorder {
-            steps: Vec::new(),
-            output: &output,
-        }),
-    };
+    let mut watch = Watch::recording(
+        program,
+        &mut lines,
+        options.glyphs,
+        Vec::new(),
+        written.clone(),
+    );
     let outcome = interp::run(
         program,
         input,
-        &mut SharedOutput(&output),
+        &mut Counted {
+            inner: &mut output,
+            written,
+        },
         options.max_steps,
         Some(&mut watch),
     );
-    let steps = watch.record.take().map(|r| r.steps).unwrap_or_default();
-    drop(watch);
+    let steps = watch.into_steps();
     Recording {
         shape: Shape::Unbounded,
         start: Vec::new(),
         steps,
         end: None,
-        output: output.into_inner(),
+        output,
         outcome,
     }
 }
@@ -208,6 +208,32 @@ impl<'a> Watch<'a> {
         })
     }
 
+    /// A watch that writes its trace lines to `out` (with `glyphs`) and
+    /// records each statement after `steps`, the program's output counted
+    /// in `written` ([`watch::Counted`]): a debugger's, a statement at a
+    /// time ([`interp::Stepper`]).
+    pub fn recording(
+        program: &'a Program,
+        out: &'a mut dyn Write,
+        glyphs: Glyphs,
+        steps: Vec<watch::Step>,
+        written: Rc<Cell<usize>>,
+    ) -> Self {
+        Watch {
+            out,
+            names: &program.names,
+            trace: true,
+            board: false,
+            glyphs,
+            record: Some(Recorder { steps, written }),
+        }
+    }
+
+    /// The steps recorded ([`Watch::recording`]).
+    pub fn into_steps(self) -> Vec<watch::Step> {
+        self.record.map(|r| r.steps).unwrap_or_default()
+    }
+
     fn glyph(&self, colour: Colour, kind: Kind) -> char {
         self.glyphs
             .chess(letter(kind), colour == Colour::White)
@@ -317,7 +343,7 @@ impl<'a> Watch<'a> {
                 line: statement.line,
                 trace: line,
                 changes,
-                output: record.output.borrow().len(),
+                output: record.written.get(),
                 stacks: None,
             });
         }

@@ -3,7 +3,8 @@
 //! (`web/src/wasm.js` is the JavaScript side).
 //!
 //! Each operation is a Rust function from strings to a JSON text
-//! ([`check`], [`run`], [`record`], [`emit`], [`position`]), tested
+//! ([`check`], [`run`], [`record`], [`debug`] and [`advance`], [`emit`],
+//! [`position`]), tested
 //! natively; [`icp_call`] is the one export that reaches them. The page
 //! writes a request into memory from [`icp_alloc`] as length-prefixed
 //! fields (a little-endian `u32` byte count, then the UTF-8 bytes, per
@@ -19,15 +20,17 @@ mod json;
 
 use icp2c::Outcome;
 use icp2c::codegen::Target;
-use icp2c::common::watch::{Content, Recording, Shape, Side};
+use icp2c::common::debug::{Debugger, Pause, Stepper, Update};
+use icp2c::common::watch::{Content, Recording, Shape, Side, Step};
 use icp2c::diagnostic::{self, Diagnostic, Severity};
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::cheg::runtime::chess::{Colour, Position};
 use icp2c::lang::{Glyphs, RunOptions, UsageError};
 use icp2c::source;
 use json::Json;
-use std::cell::RefCell;
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 use std::io::Write;
 
 /// At most this many bytes of a run's standard error are kept (a CHEG
@@ -433,8 +436,32 @@ fn recording_json(recording: &Recording) -> String {
     j.raw("{").key("ok").bool(true);
     j.raw(",").key("width").int(width as i64);
     j.raw(",").key("height").int(height as i64);
-    j.raw(",").key("start").raw("[");
-    for (i, (r, c, content)) in recording.start.iter().enumerate() {
+    j.raw(",").key("start");
+    start_json(&mut j, &recording.start, &mut contents);
+    j.raw(",").key("steps");
+    steps_json(&mut j, &recording.steps, &mut contents);
+    j.raw(",").key("contents");
+    contents_json(&mut j, &contents.list);
+    j.raw(",")
+        .key("stdout")
+        .string(&String::from_utf8_lossy(&recording.output));
+    j.raw(",").key("stderr").string(&report(&recording.outcome));
+    j.raw(",").key("end");
+    match &recording.end {
+        Some(line) => j.string(line),
+        None => j.raw("null"),
+    };
+    j.raw(",")
+        .key("status")
+        .int(i64::from(recording.outcome.exit_status()));
+    j.raw("}");
+    j.finish()
+}
+
+/// Squares as `[[ROW,COL,CONTENT]…]`, contents numbered by `contents`.
+fn start_json(j: &mut Json, squares: &[(i64, i64, Content)], contents: &mut Contents) {
+    j.raw("[");
+    for (i, (r, c, content)) in squares.iter().enumerate() {
         j.raw(if i > 0 { ",[" } else { "[" });
         j.int(*r)
             .raw(",")
@@ -443,8 +470,13 @@ fn recording_json(recording: &Recording) -> String {
             .int(contents.of(content));
         j.raw("]");
     }
-    j.raw("],").key("steps").raw("[");
-    for (i, step) in recording.steps.iter().enumerate() {
+    j.raw("]");
+}
+
+/// Steps as `[[LINE,TRACE,OUT,[R,K,B,A…],STACKS]…]` ([`record`]).
+fn steps_json(j: &mut Json, steps: &[Step], contents: &mut Contents) {
+    j.raw("[");
+    for (i, step) in steps.iter().enumerate() {
         j.raw(if i > 0 { ",[" } else { "[" });
         j.int(step.line as i64).raw(",").string(&step.trace);
         j.raw(",").int(step.output as i64).raw(",[");
@@ -479,8 +511,13 @@ fn recording_json(recording: &Recording) -> String {
         }
         j.raw("]");
     }
-    j.raw("],").key("contents").raw("[");
-    for (i, content) in contents.list.iter().enumerate() {
+    j.raw("]");
+}
+
+/// Contents as `[C…]`: `null` empty, `"hole"`, `[SIDE,SYMBOL,NAME]`.
+fn contents_json(j: &mut Json, list: &[Content]) {
+    j.raw("[");
+    for (i, content) in list.iter().enumerate() {
         if i > 0 {
             j.raw(",");
         }
@@ -500,20 +537,198 @@ fn recording_json(recording: &Recording) -> String {
                 .raw("]"),
         };
     }
-    j.raw("],")
-        .key("stdout")
-        .string(&String::from_utf8_lossy(&recording.output));
-    j.raw(",").key("stderr").string(&report(&recording.outcome));
-    j.raw(",").key("end");
-    match &recording.end {
-        Some(line) => j.string(line),
+    j.raw("]");
+}
+
+// -- the debugger --------------------------------------------------------
+
+/// The steps a debugged run keeps for stepping back (the page keeps as
+/// many).
+pub const DEBUG_HISTORY: usize = 100_000;
+
+/// Standard output of a debugged run: handed to the page as it is written
+/// ([`icp_output`]), its first [`MAX_OUTPUT`] bytes, past which a write
+/// fails as [`run`]'s does.
+struct Streamed {
+    written: usize,
+    cut: Rc<Cell<bool>>,
+}
+
+impl Write for Streamed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let kept = buf.len().min(MAX_OUTPUT - self.written);
+        if kept < buf.len() {
+            self.cut.set(true);
+        }
+        if kept == 0 && !buf.is_empty() {
+            return Err(std::io::Error::other("the page keeps no more output"));
+        }
+        stream_out(&buf[..kept]);
+        self.written += kept;
+        Ok(kept)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The run being debugged, between calls.
+struct Session {
+    debugger: Debugger<Box<dyn Stepper>>,
+    /// The contents numbered so far: an answer sends the new ones.
+    contents: Contents,
+    cut: Rc<Cell<bool>>,
+}
+
+thread_local! {
+    /// The run being debugged ([`debug`], [`advance`]).
+    static SESSION: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// Starts debugging `source` ([`Program::debugger`]) with `input`,
+/// keeping its last `keep` steps (at most [`DEBUG_HISTORY`]), before its
+/// first step; ends the run debugged before. `{"ok":true,"width":W,
+/// "height":H,"start":[[R,K,I]…],"contents":[C…],"next":LINE|null}` as
+/// [`record`] numbers them; `{"ok":false,…}` as [`run`] for a rejected
+/// program or CHEG.
+///
+/// The session outlives the call, so it holds the program for good
+/// (leaked): the page gives each debugged run a fresh worker, and what a
+/// session holds goes with it.
+pub fn debug(lang: &str, name: &str, source: &[u8], input: &[u8], keep: usize) -> String {
+    SESSION.with(|s| s.borrow_mut().take());
+    let program: &'static Program = match checked(lang, name, source) {
+        Ok(p) => Box::leak(Box::new(p)),
+        Err(answer) => return answer,
+    };
+    let options = RunOptions {
+        glyphs: Glyphs::Letters,
+        ..RunOptions::default()
+    };
+    let cut = Rc::new(Cell::new(false));
+    let output = Streamed {
+        written: 0,
+        cut: cut.clone(),
+    };
+    let input = std::io::Cursor::new(input.to_vec());
+    let keep = keep.clamp(1, DEBUG_HISTORY);
+    let Some(debugger) = program.debugger(Box::new(input), Box::new(output), &options, keep)
+    else {
+        return failure(&format!(
+            "{} programs have no board to step through: run a search to see the statements it ran",
+            program.language().name()
+        ));
+    };
+    let mut contents = Contents::new();
+    let mut j = Json::new();
+    let (width, height) = match debugger.shape() {
+        Shape::Unbounded => (0, 0),
+        Shape::Grid { width, height } => (width, height),
+    };
+    j.raw("{").key("ok").bool(true);
+    j.raw(",").key("width").int(width as i64);
+    j.raw(",").key("height").int(height as i64);
+    j.raw(",").key("start");
+    start_json(&mut j, &debugger.board(), &mut contents);
+    j.raw(",").key("contents");
+    contents_json(&mut j, &contents.list);
+    j.raw(",").key("next");
+    line_json(&mut j, debugger.next_line());
+    j.raw("}");
+    SESSION.with(|s| {
+        *s.borrow_mut() = Some(Session {
+            debugger,
+            contents,
+            cut,
+        })
+    });
+    j.finish()
+}
+
+fn line_json(j: &mut Json, line: Option<usize>) {
+    match line {
+        Some(line) => j.int(line as i64),
         None => j.raw("null"),
     };
-    j.raw(",")
-        .key("status")
-        .int(i64::from(recording.outcome.exit_status()));
-    j.raw("}");
-    j.finish()
+}
+
+/// Runs the debugged run on ([`Debugger::advance`]): at most `most`
+/// steps, stopping before a line of `breakpoints` (but for the first step
+/// when `leave`). `{"ok":true,"pause":"breakpoint"|"slice"|"ended",
+/// "ran":N,"next":LINE|null,"first":N,"start":[…]|null,"steps":[…],
+/// "contents":[C…],"status":N|null,"stderr":S,"error_line":LINE|null,
+/// "end":S|null}`: the steps not sent before, from the `first`-th (with
+/// `start`, the board before them, when they replace the history the page
+/// has), the contents numbered since the last answer (appended to the
+/// page's list), and once ended its exit status, standard error and the
+/// line of a runtime error. Standard output is streamed as it is written.
+pub fn advance(most: u64, breakpoints: &str, leave: bool, send_steps: bool) -> String {
+    let breakpoints: BTreeSet<usize> = breakpoints
+        .split(',')
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    SESSION.with(|s| {
+        let mut s = s.borrow_mut();
+        let Some(session) = s.as_mut() else {
+            return failure("no run is being debugged");
+        };
+        let pause = session.debugger.advance(most, &breakpoints, leave);
+        let update = if send_steps {
+            session.debugger.update()
+        } else {
+            Update {
+                start: None,
+                steps: Vec::new(),
+                first: session.debugger.ran(),
+            }
+        };
+        let known = session.contents.list.len();
+        let mut j = Json::new();
+        j.raw("{").key("ok").bool(true);
+        j.raw(",").key("pause").string(match pause {
+            Pause::Breakpoint => "breakpoint",
+            Pause::Slice => "slice",
+            Pause::Ended => "ended",
+        });
+        j.raw(",").key("ran").int(session.debugger.ran() as i64);
+        j.raw(",").key("next");
+        line_json(&mut j, session.debugger.next_line());
+        j.raw(",").key("first").int(update.first as i64);
+        j.raw(",").key("start");
+        match &update.start {
+            Some(start) => start_json(&mut j, start, &mut session.contents),
+            None => {
+                j.raw("null");
+            }
+        }
+        j.raw(",").key("steps");
+        steps_json(&mut j, &update.steps, &mut session.contents);
+        j.raw(",").key("contents");
+        contents_json(&mut j, &session.contents.list[known..]);
+        let ended = session.debugger.ended();
+        j.raw(",").key("status");
+        match ended {
+            Some(e) => j.int(i64::from(e.outcome.exit_status())),
+            None => j.raw("null"),
+        };
+        let mut stderr = ended.map(|e| report(&e.outcome)).unwrap_or_default();
+        if ended.is_some() && session.cut.get() {
+            stderr.push_str(&format!(
+                "(the page keeps the first {MAX_OUTPUT} bytes of standard output: writing more failed)\n"
+            ));
+        }
+        j.raw(",").key("stderr").string(&stderr);
+        j.raw(",").key("error_line");
+        line_json(&mut j, ended.and_then(|e| e.line));
+        j.raw(",").key("end");
+        match session.debugger.end_line() {
+            Some(line) => j.string(&line),
+            None => j.raw("null"),
+        };
+        j.raw("}");
+        j.finish()
+    })
 }
 
 /// Generates one file of `target` (`c` or `rust`) for `source`, `name`
@@ -650,7 +865,9 @@ pub fn fields(request: &[u8]) -> Vec<&[u8]> {
 /// [`check`] (lang, name, source); 2 [`run`] (lang, name, source, input,
 /// max steps or empty, args, trace `1` or empty); 3 [`record`] (lang,
 /// name, source, input, max steps); 4 [`emit`] (lang, name, source,
-/// target); 5 [`position`] (fen). Missing fields are empty.
+/// target); 5 [`position`] (fen); 6 [`debug`] (lang, name, source,
+/// input, steps kept); 7 [`advance`] (most steps, breakpoints' lines
+/// separated by commas, leave and report each `1` or empty). Missing fields are empty.
 pub fn call(op: u32, request: &[u8]) -> String {
     let f = fields(request);
     let bytes = |i: usize| f.get(i).copied().unwrap_or_default();
@@ -671,6 +888,19 @@ pub fn call(op: u32, request: &[u8]) -> String {
         3 => record(&text(0), &text(1), bytes(2), bytes(3), steps(4)),
         4 => emit(&text(0), &text(1), bytes(2), &text(3)),
         5 => position(&text(0)),
+        6 => debug(
+            &text(0),
+            &text(1),
+            bytes(2),
+            bytes(3),
+            steps(4).unwrap_or(DEBUG_HISTORY as u64) as usize,
+        ),
+        7 => advance(
+            steps(0).unwrap_or(1),
+            &text(1),
+            text(2) == "1",
+            text(3) == "1",
+        ),
         _ => failure(&format!("no operation {op}")),
     }
 }

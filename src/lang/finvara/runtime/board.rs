@@ -881,6 +881,17 @@ impl<'a> Game<'a> {
         &self.stacks[colour]
     }
 
+    /// Both stacks, White's first, taken out of the game (which is left
+    /// with empty ones): a debugger keeps them between moves.
+    pub fn take_stacks(&mut self) -> [Vec<i64>; 2] {
+        std::mem::take(&mut self.stacks)
+    }
+
+    /// Gives the game `stacks`, White's first ([`Game::take_stacks`]).
+    pub fn set_stacks(&mut self, stacks: [Vec<i64>; 2]) {
+        self.stacks = stacks;
+    }
+
     /// Flushes the output ([`Game::write_to`]) before a trace line is
     /// written elsewhere; a failure shows at the end of the run.
     pub fn flush_output(&mut self) {
