@@ -467,6 +467,7 @@ fn main() -> ExitCode {
                     glyphs: glyphs.resolve(),
                     no_opt: cli.no_opt || cli.opt_level == 0,
                     source_name: String::new(),
+                    unbuffered: false,
                 },
                 lang,
             )

@@ -3,7 +3,7 @@
 //
 //   node bench.mjs [--icp2c PATH] [--chromium PATH] [--runs N]
 //
-// For each workload: the page's Run (or Watch) from the call to the last
+// For each workload: the page's Run (or Debug) from the call to the last
 // line shown, in headless Chromium, and `icp2c run` (or `run --trace`) as a
 // process (its start included), each the median of N runs; and the size
 // of icp2c.wasm and the page's load time.
@@ -30,7 +30,7 @@ const workloads = [
   { name: 'countdown.icp <<< 300000, Run', file: 'countdown.icp', how: 'run', args: [], input: '300000\n' },
   { name: 'transfer.icp, Run (10^15 steps summarised)', file: 'transfer.icp', how: 'run', args: [] },
   { name: 'tour.cheg, Run (depth 4)', file: 'tour.cheg', how: 'run', args: ['--fen', '4k3/8/8/3r4/8/8/8/R3K3 w - - 0 1', '--depth', '4', '--trace'] },
-  { name: 'multiply.icp 6×7, Watch (41,418 steps)', file: 'multiply.icp', how: 'watch', args: ['--trace'] },
+  { name: 'multiply.icp 6×7, Debug to the end (41,418 steps)', file: 'multiply.icp', how: 'debugToEnd', args: ['--trace'] },
 ];
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

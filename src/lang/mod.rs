@@ -58,6 +58,11 @@ pub struct RunOptions {
     /// `<stdin>`), for a language whose programs announce themselves (a
     /// CHEG engine's UCI `id name`); may be empty.
     pub source_name: String,
+    /// Standard output reaches `output` a line at a time as the program
+    /// prints it, not gathered first in the interpreter's own buffer
+    /// (InfChessPro's holds 64 KiB): for a reader that shows it as it comes
+    /// (the playground). Costs a write for every line.
+    pub unbuffered: bool,
 }
 
 /// How `icp2c fmt` lays a program out, besides the language's canonical

@@ -74,7 +74,7 @@ fn interpreter_slides_do_not_walk_the_distance() {
     let input = input();
     let mut out = Vec::new();
     let t = Instant::now();
-    let outcome = icp::interp::run(&program, &mut input.as_bytes(), &mut out, None, None);
+    let outcome = icp::interp::run(&program, &mut input.as_bytes(), &mut out, None, None, false);
     assert_eq!(outcome, Outcome::Halted);
     assert_eq!(String::from_utf8(out).unwrap(), expected());
     eprintln!(

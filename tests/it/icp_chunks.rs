@@ -22,6 +22,7 @@ fn interpret(case: &Case) -> Ran {
         &mut stdout,
         Some(50_000_000),
         None,
+        false,
     );
     let stderr = match &outcome {
         Outcome::RuntimeError(line) => format!("{line}\n").into_bytes(),

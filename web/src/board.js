@@ -20,16 +20,60 @@ const CHESS = {
 
 const big = (v) => BigInt(v);
 
-/** A recording and the step it is at: `at` steps applied (0 = the start). */
+/** A recording and the step it is at: `at` steps applied (0 = the start).
+ * A debugged run's (web/wasm `debug`) grows as it runs: `extend` adds the
+ * steps of each stop, and only the last `keep` are kept (`first` counts
+ * those dropped, folded into the board at the start). */
 export class Replay {
-  constructor(recording, language) {
+  constructor(recording, language, outputBytes = null) {
     this.rec = recording;
     this.language = language;
     this.at = 0;
+    this.first = 0;
+    /** `(end) => the output's bytes up to end`, for a run whose output the
+     * page holds elsewhere (a debugged run's is streamed). */
+    this.outputBytes = outputBytes;
     /** square key "r,c" → {r, c, content} */
     this.squares = new Map();
     for (const [r, c, content] of recording.start) this.put(big(r), big(c), content);
-    this.output = encoder.encode(recording.stdout);
+    this.output = outputBytes ? null : encoder.encode(recording.stdout);
+  }
+
+  /** Adds the steps a debugged run sent at a stop (web/wasm `advance`):
+   * after the ones held, or, with `start`, in their place. Moves to the
+   * last step, keeping at most `keep` steps. */
+  extend(answer, keep) {
+    this.rec.contents.push(...answer.contents);
+    if (answer.start) {
+      this.rec.start = answer.start;
+      this.rec.steps = answer.steps;
+      this.first = answer.first;
+      this.at = 0;
+      this.squares = new Map();
+      for (const [r, c, content] of this.rec.start) this.put(big(r), big(c), content);
+    } else {
+      this.seek(this.length);
+      for (const step of answer.steps) this.rec.steps.push(step);
+    }
+    this.seek(this.length);
+    const drop = this.length - keep;
+    if (drop > 0) {
+      // Fold the oldest steps into the board at the start.
+      const start = new Map();
+      for (const [r, c, content] of this.rec.start) start.set(`${big(r)},${big(c)}`, [r, c, content]);
+      for (const step of this.rec.steps.slice(0, drop)) {
+        const q = step[3];
+        for (let i = 0; i < q.length; i += 4) {
+          const key = `${big(q[i])},${big(q[i + 1])}`;
+          if (q[i + 3] === 0) start.delete(key);
+          else start.set(key, [q[i], q[i + 1], q[i + 3]]);
+        }
+      }
+      this.rec.start = [...start.values()];
+      this.rec.steps.splice(0, drop);
+      this.first += drop;
+      this.at -= drop;
+    }
   }
 
   get length() {
@@ -75,7 +119,8 @@ export class Replay {
   /** Standard output as written when the last step ended. */
   get outputSoFar() {
     const step = this.step;
-    return decoder.decode(this.output.subarray(0, step ? step[2] : 0));
+    const end = step ? step[2] : 0;
+    return decoder.decode(this.outputBytes ? this.outputBytes(end) : this.output.subarray(0, end));
   }
 
   /** The pieces, sorted by name, then row, then column (as `--board` lists them). */

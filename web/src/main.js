@@ -1,8 +1,8 @@
-// The playground page: an editor, the examples, Run and Watch in a worker,
+// The playground page: an editor, the examples, Run and Debug in a worker,
 // diagnostics, the board view, generated C and Rust, shareable links.
 import { basicSetup } from 'codemirror';
-import { EditorView, Decoration, keymap } from '@codemirror/view';
-import { EditorState, Compartment, StateEffect, StateField, Prec } from '@codemirror/state';
+import { EditorView, Decoration, keymap, gutter, GutterMarker } from '@codemirror/view';
+import { EditorState, Compartment, StateEffect, StateField, Prec, RangeSet } from '@codemirror/state';
 import { codeFolding, foldEffect, unfoldAll, forceParsing, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { tags as t } from '@lezer/highlight';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
@@ -18,8 +18,9 @@ import examples from '../build/examples.json';
 /** The compiler's download, started first (index.html preloads it). */
 const wasmResponse = fetch('icp2c.wasm');
 
-/** Most steps a Watch records (each is kept for stepping back). */
-const WATCH_LIMIT = 200000;
+/** Most steps a debugged run keeps for stepping back (web/wasm's
+ * DEBUG_HISTORY). */
+const DEBUG_HISTORY = 100000;
 /** CHEG's default depth, as `icp2c run` has it (§7.4). */
 const DEFAULT_DEPTH = 4;
 const EXTENSIONS = { icp: 'InfChessPro', fin: 'Finvara', cheg: 'CHEG' };
@@ -31,7 +32,12 @@ const ui = {
   example: $('example'),
   lang: $('lang'),
   run: $('run'),
-  watch: $('watch'),
+  debug: $('debug'),
+  continue: $('debug-continue'),
+  pause: $('debug-pause'),
+  stepOver: $('debug-step'),
+  runToCursor: $('debug-cursor'),
+  follow: $('follow'),
   stop: $('stop'),
   share: $('share'),
   shareLink: $('share-link'),
@@ -160,6 +166,69 @@ function lineMarks(className) {
 /** A statement and its case in the C or Rust tab: the same highlight. */
 const mapped = lineMarks('cm-mapped');
 
+// -- breakpoints: a gutter of red dots, one click (or F9) each -------------
+
+const breakpointEffect = StateEffect.define({ map: (value, mapping) => ({ pos: mapping.mapPos(value.pos), on: value.on }) });
+const breakpointMarker = new (class extends GutterMarker {
+  toDOM() {
+    const dot = document.createElement('span');
+    dot.className = 'breakpoint';
+    dot.textContent = '●';
+    return dot;
+  }
+})();
+const breakpointField = StateField.define({
+  create: () => RangeSet.empty,
+  update(set, tr) {
+    set = set.map(tr.changes);
+    for (const e of tr.effects) {
+      if (!e.is(breakpointEffect)) continue;
+      const from = tr.state.doc.lineAt(e.value.pos).from;
+      set = e.value.on ? set.update({ add: [breakpointMarker.range(from)] }) : set.update({ filter: (at) => at !== from });
+    }
+    return set;
+  },
+});
+
+/** The lines (1-based) that hold a breakpoint. */
+function breakpointLines(view = editor) {
+  const lines = new Set();
+  const doc = view.state.doc;
+  view.state.field(breakpointField).between(0, doc.length, (from) => {
+    lines.add(doc.lineAt(from).number);
+  });
+  return [...lines].sort((a, b) => a - b);
+}
+
+function toggleBreakpoint(view, pos) {
+  const from = view.state.doc.lineAt(pos).from;
+  let on = false;
+  view.state.field(breakpointField).between(from, from, () => {
+    on = true;
+  });
+  view.dispatch({ effects: breakpointEffect.of({ pos: from, on: !on }) });
+  debugBreakpointsChanged();
+}
+
+const breakpointGutter = [
+  breakpointField,
+  gutter({
+    class: 'cm-breakpoint-gutter',
+    markers: (view) => view.state.field(breakpointField),
+    initialSpacer: () => breakpointMarker,
+    renderEmptyElements: true,
+    domEventHandlers: {
+      mousedown(view, line) {
+        toggleBreakpoint(view, line.from);
+        return true;
+      },
+    },
+  }),
+];
+
+/** The statement a debugged run stopped on with a runtime error. */
+const errorLine = lineMarks('cm-error-line');
+
 const editor = new EditorView({
   parent: $('editor'),
   state: EditorState.create({
@@ -171,12 +240,14 @@ const editor = new EditorView({
       language.of(modes.icp),
       stepLineField,
       mapped.field,
+      errorLine.field,
+      breakpointGutter,
       theme.of(themeFor(dark.matches)),
       EditorView.updateListener.of((update) => {
         if (update.selectionSet || update.docChanged) followCursor();
         if (update.docChanged) {
           scheduleCheck();
-          if (state.replay) forgetReplay();
+          if (state.replay || debug.live) forgetReplay();
           if (!replacing) edited();
         }
       }),
@@ -318,7 +389,7 @@ function setSource(text, lang, name) {
   }
   ui.chegOptions.hidden = lang !== 'cheg';
   ui.inputBox.hidden = lang === 'cheg';
-  ui.watch.hidden = lang === 'cheg';
+  ui.debug.hidden = lang === 'cheg';
   ui.maxSteps.parentElement.hidden = lang === 'cheg';
   forgetReplay();
   clearResults();
@@ -349,9 +420,15 @@ function startWorker() {
   worker.onmessage = (event) => {
     const m = event.data;
     // Anything about a request the page has given up on is ignored.
-    if (m.ready || !pending || m.id !== pending.id) return;
+    if (m.ready) return;
+    if (debug.live && m.id === debug.id) return debugMessage(m);
+    if (!pending || m.id !== pending.id) return;
     if (m.chunk) {
       pending.onChunk?.(m.chunk);
+      return;
+    }
+    if (m.errors) {
+      pending.onErrors?.(m.errors);
       return;
     }
     const { resolve, reject } = pending;
@@ -373,13 +450,14 @@ function startWorker() {
 }
 
 /** Runs `op` in the worker, `onChunk(bytes)` getting its standard output
- * as it comes; a request still in flight is ended first (one run at a
- * time). Stop, and anything that replaces the program, rejects it. */
-function inWorker(op, fields, onChunk) {
+ * as it comes and `onErrors(bytes)` its standard error; a request still
+ * in flight is ended first (one run at a time). Stop, and anything that
+ * replaces the program, rejects it. */
+function inWorker(op, fields, onChunk, onErrors) {
   cancelRun('superseded');
   return new Promise((resolve, reject) => {
     const id = nextId++;
-    pending = { id, resolve, reject, onChunk };
+    pending = { id, resolve, reject, onChunk, onErrors };
     worker.postMessage({ id, op, fields });
   });
 }
@@ -397,10 +475,11 @@ function cancelRun(why) {
 }
 
 /** Counts the page's runs: a run's answer is shown only while it is the
- * latest (a new program, Run or Watch makes it stale). */
+ * latest (a new program, Run or Debug makes it stale). */
 let runToken = 0;
 
 function stop() {
+  if (debug.live) return stopDebugging();
   cancelRun('stopped');
 }
 
@@ -409,8 +488,12 @@ function setStatus(kind, text) {
   ui.status.textContent = text;
   const busy = kind === 'running';
   ui.run.disabled = busy;
-  ui.watch.disabled = busy;
-  ui.stop.disabled = !busy;
+  ui.debug.disabled = busy;
+  ui.stop.disabled = !busy && !(debug.live && kind === 'paused');
+  ui.continue.disabled = busy;
+  ui.stepOver.disabled = busy;
+  ui.runToCursor.disabled = busy;
+  ui.pause.disabled = !(busy && debug.live);
 }
 
 // -- diagnostics -----------------------------------------------------------
@@ -547,6 +630,7 @@ function chegArgs() {
 async function run() {
   const token = ++runToken;
   cancelRun('superseded');
+  endDebugging();
   const steps = maxSteps();
   if (steps === null) return;
   if (!checkedOrShown()) return;
@@ -561,7 +645,13 @@ async function run() {
     : [state.lang, state.name, source(), ui.input.value, steps, '', ''];
   const started = performance.now();
   try {
-    const { result, ms } = await inWorker(Op.run, fields, (bytes) => token === runToken && stdoutView.append(bytes));
+    const errors = new TextDecoder();
+    const { result, ms } = await inWorker(
+      Op.run,
+      fields,
+      (bytes) => token === runToken && stdoutView.append(bytes),
+      (bytes) => token === runToken && ui.stderr.append(errors.decode(bytes, { stream: true })),
+    );
     if (token !== runToken) return;
     showResult(result, ms);
     if (cheg) {
@@ -592,39 +682,218 @@ function showPosition(best) {
   drawPosition(ui.position, icp.call(Op.position, [ui.fen.value.trim()]), best);
 }
 
-async function watch() {
-  if (state.lang === 'cheg') return run();
+// -- the debugger --------------------------------------------------------------
+//
+// Debug (F5) runs the program in the worker a statement (Finvara: a move)
+// at a time, as `icp2c run --trace` runs it (not optimised, so every step
+// is a statement as written), until a breakpoint, Pause (F8) or its end;
+// Step (F10) runs one step, Step back (Shift+F10) goes back through the
+// last DEBUG_HISTORY steps, Run to cursor (Ctrl+F10) runs to the cursor's
+// line, Escape stops. The board view shows the steps the run sent at its
+// last stop (web/wasm `advance`), and the editor the statement that runs
+// next.
+
+const debug = {
+  /** A run lives in the worker (started, not stopped or superseded). */
+  live: false,
+  id: null,
+  /** 'running', 'paused' or 'ended'. */
+  status: 'ended',
+  /** Steps run, and the line of the statement that runs next (or null). */
+  ran: 0,
+  next: null,
+  /** Why it last stopped: 'breakpoint', 'slice' (a pause or a step) or 'ended'. */
+  pause: null,
+  started: 0,
+  /** Called once the run has started (then Continue, Step…). */
+  onStarted: null,
+};
+
+/** Starts a debugged run of the program, before its first statement, in a
+ * fresh worker (a session keeps its program until its worker ends); then
+ * `then()`. */
+function startDebugging(then) {
   const token = ++runToken;
   cancelRun('superseded');
-  const limit = maxSteps();
-  if (limit === null) return;
+  endDebugging();
+  if (state.lang === 'cheg') return;
   if (!checkedOrShown()) return;
   stopPlaying();
+  forgetReplay();
   clearResults();
-  setStatus('running', 'Recording the run step by step…');
-  const steps = limit && BigInt(limit) < BigInt(WATCH_LIMIT) ? limit : String(WATCH_LIMIT);
-  const started = performance.now();
-  try {
-    const { result, ms } = await inWorker(Op.record, [state.lang, state.name, source(), ui.input.value, steps]);
-    if (token !== runToken) return;
-    if (!result.ok) {
-      setStatus('error', result.error || result.stderr);
+  worker.terminate();
+  startWorker();
+  Object.assign(debug, { live: true, id: nextId++, status: 'running', ran: 0, next: null, pause: null, started: performance.now(), token });
+  debug.onStarted = then;
+  setStatus('running', 'Starting the debugger…');
+  showTab('board');
+  worker.postMessage({ debug: 'start', id: debug.id, fields: [state.lang, state.name, source(), ui.input.value, String(DEBUG_HISTORY)] });
+}
+
+/** Forgets the debugged run: nothing it sends shows any more. */
+function endDebugging() {
+  if (!debug.live) return;
+  debug.live = false;
+  if (debug.status === 'running') {
+    // It may be mid-slice: its worker ends with it.
+    worker.terminate();
+    startWorker();
+  }
+  debug.status = 'ended';
+  debug.next = null;
+}
+
+/** Stop (Escape): ends the debugged run where it is, keeping what it printed. */
+function stopDebugging() {
+  if (!debug.live) return;
+  endDebugging();
+  stdoutView.end();
+  ui.exit.textContent = `stopped by you after ${debug.ran.toLocaleString('en')} steps: no exit status`;
+  ui.exit.dataset.status = 'stopped';
+  setStatus('stopped', 'Stopped.');
+  renderStep();
+}
+
+function debugMessage(m) {
+  if (m.chunk) {
+    stdoutView.append(m.chunk);
+    return;
+  }
+  if (m.error) {
+    endDebugging();
+    worker.terminate();
+    startWorker();
+    setStatus('error', `Internal error: ${m.error}`);
+    return;
+  }
+  if (m.debug === 'started') {
+    const a = m.answer;
+    if (!a.ok) {
+      endDebugging();
+      setStatus('error', a.error || a.stderr);
       return;
     }
-    showResult(result, ms);
-    state.replay = new Replay(result, state.lang);
-    ui.boardNote.textContent =
-      result.status === 3
-        ? `Recorded the first ${result.steps.length.toLocaleString('en')} steps (a watched run keeps at most ${Number(steps).toLocaleString('en')}).`
-        : `${result.steps.length.toLocaleString('en')} steps recorded.`;
-    showTab('board');
-    renderStep();
-  } catch (error) {
-    if (token === runToken) failed(error, performance.now() - started);
+    state.replay = new Replay({ width: a.width, height: a.height, start: a.start, steps: [], contents: a.contents, end: null, stdout: '' }, state.lang, (end) => stdoutView.slice(Math.max(0, end - 4096), end));
+    Object.assign(debug, { status: 'paused', next: a.next, ran: 0 });
+    ui.boardNote.textContent = '';
+    const then = debug.onStarted;
+    debug.onStarted = null;
+    if (then) then();
+    else paused();
+    return;
+  }
+  if (m.debug === 'progress') {
+    debug.ran = m.ran;
+    setStatus('running', `Debugging: running… ${m.ran.toLocaleString('en')} steps (F8 pauses).`);
+    return;
+  }
+  if (m.debug === 'stopped') {
+    const a = m.answer;
+    state.replay.extend(a, DEBUG_HISTORY);
+    Object.assign(debug, { ran: a.ran, next: a.next, pause: a.pause });
+    if (a.end) state.replay.rec.end = a.end;
+    if (a.pause === 'ended') return ended(a);
+    debug.status = 'paused';
+    paused();
   }
 }
 
+/** Shows where a paused run is. */
+function paused() {
+  const why = debug.pause === 'breakpoint' ? 'at a breakpoint on' : 'before';
+  const line = debug.next === null ? 'the end' : `line ${debug.next}`;
+  setStatus('paused', `Paused ${why} ${line} after ${debug.ran.toLocaleString('en')} steps: F5 continues, F10 steps, Shift+F10 steps back, Escape stops.`);
+  renderStep();
+}
+
+function ended(a) {
+  debug.status = 'ended';
+  debug.live = false;
+  stdoutView.end();
+  ui.stderr.textContent = a.stderr;
+  ui.exit.textContent = `exit status ${a.status}`;
+  ui.exit.dataset.status = String(a.status);
+  const ms = performance.now() - debug.started;
+  setStatus('done', `Finished after ${a.ran.toLocaleString('en')} steps in ${Math.round(ms)} ms, exit status ${a.status}.`);
+  if (a.error_line) {
+    const line = Math.min(a.error_line, editor.state.doc.lines);
+    editor.dispatch({ effects: [errorLine.set.of([[line, line]]), EditorView.scrollIntoView(editor.state.doc.line(line).from, { y: 'center' })] });
+    ui.boardNote.textContent = `Runtime error on line ${a.error_line}: ${a.stderr.trim().replace(/^error: /, '')}`;
+  } else {
+    const kept = state.replay.first > 0 ? ` (the last ${state.replay.length.toLocaleString('en')} kept for stepping back)` : '';
+    ui.boardNote.textContent = `${a.ran.toLocaleString('en')} steps${kept}.`;
+  }
+  renderStep();
+}
+
+/** Runs the debugged run on: `most` steps at most (all when omitted),
+ * stopping at the breakpoints and `also` (a line: Run to cursor). */
+function go({ most, also } = {}) {
+  if (!debug.live || debug.status !== 'paused') return;
+  stopPlaying();
+  const lines = breakpointLines();
+  if (also) lines.push(also);
+  debug.status = 'running';
+  // A Continue or Step from where it stopped leaves that statement, even
+  // when it holds a breakpoint; a run's first statement does not.
+  const leave = debug.ran > 0 || debug.pause !== null;
+  setStatus('running', most === 1 ? 'Debugging: one step…' : 'Debugging: running… (F8 pauses)');
+  worker.postMessage({ debug: 'go', id: debug.id, breakpoints: lines.join(','), leave, most, from: debug.ran });
+}
+
+/** Debug / Continue (F5). */
+function continueDebugging() {
+  if (state.lang === 'cheg') return;
+  if (!debug.live) return startDebugging(() => go());
+  if (state.replay) stepTo(state.replay.length);
+  go();
+}
+
+/** Pause (F8): pauses a running run; continues a paused one. */
+function pauseDebugging() {
+  if (!debug.live) return;
+  if (debug.status === 'running') worker.postMessage({ debug: 'pause' });
+  else continueDebugging();
+}
+
+/** Step (F10): the next step, from the history when stepped back. */
+function stepDebugging() {
+  if (state.lang === 'cheg') return;
+  if (!debug.live) {
+    if (state.replay && state.replay.at < state.replay.length) return stepTo(state.replay.at + 1);
+    return startDebugging(() => go({ most: 1 }));
+  }
+  if (state.replay && state.replay.at < state.replay.length) return stepTo(state.replay.at + 1);
+  go({ most: 1 });
+}
+
+/** Run to cursor (Ctrl+F10). */
+function runToCursor() {
+  if (state.lang === 'cheg') return;
+  const line = editor.state.doc.lineAt(editor.state.selection.main.head).number;
+  if (!debug.live) return startDebugging(() => go({ also: line }));
+  if (state.replay) stepTo(state.replay.length);
+  go({ also: line });
+}
+
+function debugBreakpointsChanged() {
+  if (debug.live && debug.status === 'running') worker.postMessage({ debug: 'breakpoints', breakpoints: breakpointLines().join(',') });
+}
+
+/** Debug with no breakpoint, to the end (for the tests and the
+ * benchmark); resolves when the run has ended. */
+function debugToEnd() {
+  return new Promise((resolve) => {
+    const token = runToken + 1;
+    startDebugging(() => go());
+    const wait = () => (runToken !== token || (!debug.live && debug.status === 'ended') ? resolve() : setTimeout(wait, 20));
+    wait();
+  });
+}
+
 function forgetReplay() {
+  endDebugging();
+  editor.dispatch({ effects: errorLine.set.of([]) });
   stopPlaying();
   state.replay = null;
   ui.board.replaceChildren();
@@ -634,8 +903,10 @@ function forgetReplay() {
   ui.scrub.max = '0';
   ui.stepTrace.textContent = '';
   ui.boardOutput.textContent = '';
-  ui.boardNote.textContent = state.lang === 'cheg' ? '' : 'Press Watch to record a run and step through it.';
+  ui.boardNote.textContent = state.lang === 'cheg' ? '' : NO_RUN;
 }
+
+const NO_RUN = 'Press Debug (F5) to run the program statement by statement, or Step (F10) to start at its first; click the gutter (or F9) for a breakpoint.';
 
 // -- the board view ----------------------------------------------------------
 
@@ -643,21 +914,28 @@ function renderStep() {
   const replay = state.replay;
   if (!replay) return;
   drawReplay(ui, replay);
-  ui.stepCount.textContent = `${replay.at} / ${replay.length}`;
+  const first = replay.first;
+  ui.stepCount.textContent = `${(first + replay.at).toLocaleString('en')} / ${(first + replay.length).toLocaleString('en')}`;
   ui.scrub.max = String(replay.length);
   ui.scrub.value = String(replay.at);
-  ui.stepCount.dataset.at = String(replay.at);
+  ui.stepCount.dataset.at = String(first + replay.at);
   const step = replay.step;
-  let trace = step ? step[1] : 'The start: no statement has run yet.';
+  let trace = step ? step[1] : first > 0 ? `The oldest step kept (${first.toLocaleString('en')} ran before it).` : 'The start: no statement has run yet.';
   if (replay.at === replay.length && replay.rec.end) trace += `\n${replay.rec.end}`;
   ui.stepTrace.textContent = trace;
   ui.boardOutput.textContent = replay.outputSoFar;
-  if (step) {
-    const line = editor.state.doc.line(Math.min(step[0], editor.state.doc.lines));
+  // The statement that runs next, as debuggers show it; at the end of a
+  // finished run, the last one that ran.
+  const nextLine = replay.at < replay.length ? replay.rec.steps[replay.at][0] : debug.live ? debug.next : step ? step[0] : null;
+  ui.stepTrace.dataset.next = nextLine === null ? '' : String(nextLine);
+  if (nextLine !== null) {
+    const line = editor.state.doc.line(Math.min(nextLine, editor.state.doc.lines));
     editor.dispatch({ effects: [stepLine.of(line.from), EditorView.scrollIntoView(line.from, { y: 'nearest' })] });
   } else {
     editor.dispatch({ effects: stepLine.of(null) });
   }
+  // The board follows the squares the last step changed.
+  if (ui.follow.checked) ui.board.querySelector('.changed')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }
 
 function stepTo(n) {
@@ -1038,13 +1316,19 @@ function wire() {
   $('forget-draft').onclick = forgetAside;
   window.addEventListener('pagehide', () => saveTimer && saveDraft());
   ui.run.onclick = run;
-  ui.watch.onclick = watch;
+  ui.debug.onclick = continueDebugging;
+  ui.continue.onclick = continueDebugging;
+  ui.pause.onclick = pauseDebugging;
+  ui.stepOver.onclick = stepDebugging;
+  ui.runToCursor.onclick = runToCursor;
+  ui.follow.onchange = renderStep;
   ui.stop.onclick = stop;
   ui.share.onclick = shareLink;
   for (const button of document.querySelectorAll('[data-tab]')) button.onclick = () => showTab(button.dataset.tab);
   $('step-first').onclick = () => (stopPlaying(), stepTo(0));
   $('step-back').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
   $('step-forward').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) + 1));
+  $('debug-back').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
   $('step-last').onclick = () => (stopPlaying(), stepTo(state.replay?.length ?? 0));
   ui.play.onclick = () => (state.playing ? stopPlaying() : startPlaying());
   ui.scrub.oninput = () => (stopPlaying(), stepTo(Number(ui.scrub.value)));
@@ -1056,9 +1340,30 @@ function wire() {
       event.preventDefault();
       run();
     }
+    debugKey(event);
   });
   window.addEventListener('hashchange', loadFromLink);
   wireSplitter();
+}
+
+/** The debugger's keys, as debuggers have them: F5 Debug / Continue, F8
+ * Pause / Continue, F10 Step, Shift+F10 Step back, Ctrl+F10 Run to cursor,
+ * F9 a breakpoint on the cursor's line, Escape Stop. The browser's own
+ * meaning of each (F5 reloads) is suppressed. */
+function debugKey(event) {
+  if (event.defaultPrevented || state.lang === 'cheg' || !icp) return;
+  const ctrl = event.ctrlKey || event.metaKey;
+  let action = null;
+  if (event.key === 'F5' && !ctrl && !event.shiftKey) action = () => (ui.debug.disabled ? null : continueDebugging());
+  else if (event.key === 'F8') action = pauseDebugging;
+  else if (event.key === 'F10' && ctrl) action = runToCursor;
+  else if (event.key === 'F10' && event.shiftKey) action = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
+  else if (event.key === 'F10') action = () => (debug.status === 'running' ? null : stepDebugging());
+  else if (event.key === 'F9') action = () => toggleBreakpoint(editor, editor.state.selection.main.head);
+  else if (event.key === 'Escape' && (debug.live || !ui.stop.disabled)) action = stop;
+  if (!action) return;
+  event.preventDefault();
+  action();
 }
 
 async function main() {
@@ -1069,7 +1374,7 @@ async function main() {
     icp = await instantiate(module);
   } catch (error) {
     setStatus('error', `Could not load the compiler (icp2c.wasm): ${error.message}. Reload the page to try again.`);
-    ui.run.disabled = ui.watch.disabled = true;
+    ui.run.disabled = ui.debug.disabled = true;
     throw error;
   }
   const about = icp.call(Op.about, []);
@@ -1108,7 +1413,17 @@ window.playground = {
     return stdoutView.text();
   },
   stepTo,
-  /** Run and Watch, as their buttons do; each resolves when it is over. */
+  /** Run, as its button does; resolves when it is over. */
   run,
-  watch,
+  /** Debug with no breakpoint, to the end; resolves when it is over. */
+  debugToEnd,
+  /** The breakpoints' lines. */
+  breakpointLines,
+  /** Puts the cursor at the start of line `n` (1-based). */
+  setCursorLine(n) {
+    editor.dispatch({ selection: { anchor: editor.state.doc.line(n).from } });
+    editor.focus();
+  },
+  /** The debugger's state. */
+  debug,
 };

@@ -114,6 +114,22 @@ export class OutputView {
     this.pre.dataset.hidden = String(Math.max(hidden, 0));
   }
 
+  /** The output's bytes from `from` to `to` (offsets into all of it). */
+  slice(from, to) {
+    const out = new Uint8Array(Math.max(0, to - from));
+    let at = 0;
+    for (const chunk of this.chunks) {
+      const end = at + chunk.length;
+      if (end > from && at < to) {
+        const part = chunk.subarray(Math.max(0, from - at), Math.min(chunk.length, to - at));
+        out.set(part, Math.max(0, at - from));
+      }
+      at = end;
+      if (at >= to) break;
+    }
+    return out;
+  }
+
   /** The whole output as one Blob. */
   blob() {
     return new Blob(this.chunks, { type: 'text/plain' });

@@ -1,9 +1,10 @@
 // The JavaScript side of web/wasm/src/lib.rs: one export, icp_call(op,
 // ptr, len), reached through length-prefixed request fields; answers are
 // JSON. Used by the page (check, emit, position) and by its worker (run,
-// record), each with its own instance of one compiled module. The module
-// imports one function, env.icp_output(ptr, len): a run's standard output
-// as it is written (the worker streams it to the page).
+// record, debug), each with its own instance of one compiled module. The
+// module imports two functions, env.icp_output(ptr, len) and
+// env.icp_errors(ptr, len): a run's standard output and standard error as
+// they are written (the worker streams them to the page).
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -12,11 +13,13 @@ const decoder = new TextDecoder();
 export const Op = { about: 0, check: 1, run: 2, record: 3, emit: 4, position: 5, debug: 6, advance: 7 };
 
 /** An instance of the compiled icp2c module, with `call(op, fields)`;
- * `onOutput(bytes)` gets a copy of each write to a run's standard output. */
+ * `onOutput(bytes, stream)` gets a copy of each write to a run's standard
+ * output (`stream` 1) or standard error (2). */
 export async function instantiate(module, onOutput = () => {}) {
   let ex = null;
   const env = {
-    icp_output: (ptr, len) => onOutput(new Uint8Array(ex.memory.buffer, ptr, len).slice()),
+    icp_output: (ptr, len) => onOutput(new Uint8Array(ex.memory.buffer, ptr, len).slice(), 1),
+    icp_errors: (ptr, len) => onOutput(new Uint8Array(ex.memory.buffer, ptr, len).slice(), 2),
   };
   const instance = await WebAssembly.instantiate(module, { env });
   ex = instance.exports;

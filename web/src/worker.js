@@ -3,9 +3,10 @@
 // terminates this worker and starts another from the same module).
 //
 // Every message to the page carries the id of the request it answers, so
-// the page can ignore a run it has given up on. A run's standard output is
-// sent as it is written, in chunks ({id, chunk}); the answer ({id, result,
-// ms}) comes after the last chunk, without the standard output it holds.
+// the page can ignore a run it has given up on. A run's standard output and
+// standard error are sent as they are written, in chunks ({id, chunk} and
+// {id, errors}); the answer ({id, result, ms}) comes after the last chunk,
+// without the standard output it holds.
 import { instantiate, Op } from './wasm.js';
 
 /** Writes are gathered for at most this long (ms) before they are sent... */
@@ -16,32 +17,36 @@ const GATHER_BYTES = 1 << 16;
 let icp = null;
 const waiting = [];
 let current = null;
-let gathered = [];
-let gatheredBytes = 0;
 let lastSent = -Infinity;
+/** Writes gathered, per stream (1 standard output, 2 standard error). */
+const gathered = { 1: [], 2: [] };
+const gatheredBytes = { 1: 0, 2: 0 };
 
-function output(bytes) {
+function output(bytes, stream) {
   if (current === null) return;
-  gathered.push(bytes);
-  gatheredBytes += bytes.length;
-  if (gatheredBytes >= GATHER_BYTES || performance.now() - lastSent >= GATHER_MS) send();
+  gathered[stream].push(bytes);
+  gatheredBytes[stream] += bytes.length;
+  if (gatheredBytes[stream] >= GATHER_BYTES || performance.now() - lastSent >= GATHER_MS) send();
 }
 
 function send() {
   lastSent = performance.now();
-  if (gatheredBytes === 0) return;
-  let chunk = gathered[0];
-  if (gathered.length > 1) {
-    chunk = new Uint8Array(gatheredBytes);
-    let at = 0;
-    for (const part of gathered) {
-      chunk.set(part, at);
-      at += part.length;
+  for (const stream of [1, 2]) {
+    const parts = gathered[stream];
+    if (gatheredBytes[stream] === 0) continue;
+    let chunk = parts[0];
+    if (parts.length > 1) {
+      chunk = new Uint8Array(gatheredBytes[stream]);
+      let at = 0;
+      for (const part of parts) {
+        chunk.set(part, at);
+        at += part.length;
+      }
     }
+    gathered[stream] = [];
+    gatheredBytes[stream] = 0;
+    self.postMessage(stream === 1 ? { id: current, chunk } : { id: current, errors: chunk }, [chunk.buffer]);
   }
-  gathered = [];
-  gatheredBytes = 0;
-  self.postMessage({ id: current, chunk }, [chunk.buffer]);
 }
 
 self.onmessage = async (event) => {

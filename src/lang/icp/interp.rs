@@ -11,8 +11,12 @@ use crate::common::watch::{self, Counted};
 use crate::lang::Glyphs;
 use crate::lang::icp::runtime::board::{self as rt, Board, Fault, Input};
 use std::cell::Cell;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, BufWriter, LineWriter, Write};
 use std::rc::Rc;
+
+/// The bytes of standard output the interpreter gathers before it writes
+/// them (flushed too before a read, a trace line and at the end).
+pub const OUTPUT_BUFFER: usize = 1 << 16;
 
 /// Most `*` a statement can hold: four squares of a move plus two targets.
 const MAX_INPUTS: usize = 6;
@@ -23,15 +27,27 @@ const MAX_INPUTS: usize = 6;
 /// written (it is flushed before returning). With a `watch` (`icp2c run
 /// --trace --board`, [`super::trace`]) each statement and the board are
 /// reported as it goes, standard output flushed before each report so that
-/// both appear in order on one terminal.
+/// both appear in order on one terminal. Output is gathered in a buffer of
+/// [`OUTPUT_BUFFER`] bytes, or, when `unbuffered`
+/// ([`crate::lang::RunOptions::unbuffered`]), written a line at a time.
 pub fn run(
     program: &Program,
     input: &mut dyn BufRead,
     output: &mut dyn Write,
     max_steps: Option<u64>,
     watch: Option<&mut Watch<'_>>,
+    unbuffered: bool,
 ) -> Outcome {
-    let mut out = BufWriter::with_capacity(1 << 16, output);
+    let mut buffered;
+    let mut lines;
+    let out: &mut dyn Write = if unbuffered {
+        lines = LineWriter::new(output);
+        &mut lines
+    } else {
+        buffered = BufWriter::with_capacity(OUTPUT_BUFFER, output);
+        &mut buffered
+    };
+    let mut out = out;
     let result = execute(program, &mut Input::new(input), &mut out, max_steps, watch);
     let flushed = out.flush().is_ok();
     outcome(program, result, flushed)

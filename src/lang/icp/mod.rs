@@ -67,13 +67,34 @@ impl Lang for InfChessPro {
         let steps = options.max_steps;
         // A traced run shows every statement: it is not optimised.
         if let Some(mut watch) = trace::Watch::new(program, errors, options) {
-            return Ok(interp::run(program, input, output, steps, Some(&mut watch)));
+            return Ok(interp::run(
+                program,
+                input,
+                output,
+                steps,
+                Some(&mut watch),
+                options.unbuffered,
+            ));
         }
         if options.no_opt {
-            return Ok(interp::run(program, input, output, steps, None));
+            return Ok(interp::run(
+                program,
+                input,
+                output,
+                steps,
+                None,
+                options.unbuffered,
+            ));
         }
         let optimised = opt::optimise(program.clone());
-        Ok(interp::run(&optimised, input, output, steps, None))
+        Ok(interp::run(
+            &optimised,
+            input,
+            output,
+            steps,
+            None,
+            options.unbuffered,
+        ))
     }
 
     fn record(

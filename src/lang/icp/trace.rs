@@ -81,6 +81,7 @@ pub fn record(program: &Program, input: &mut dyn BufRead, options: &RunOptions) 
         },
         options.max_steps,
         Some(&mut watch),
+        false,
     );
     let steps = watch.into_steps();
     Recording {

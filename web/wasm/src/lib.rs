@@ -30,8 +30,8 @@ use icp2c::source;
 use json::Json;
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
-use std::rc::Rc;
 use std::io::Write;
+use std::rc::Rc;
 
 /// At most this many bytes of a run's standard error are kept (a CHEG
 /// `--trace` of a deep search can be long); a line after them says so.
@@ -211,14 +211,22 @@ fn checked(lang: &str, name: &str, source: &[u8]) -> Result<Program, String> {
 
 /// A writer that keeps its first `limit` bytes, and then either drops the
 /// rest (`fail` false) or fails; a `streamed` one also hands each write's
-/// kept bytes to the page as they come ([`icp_output`]), so that a run's
-/// output shows while it runs and stays when the page stops it.
+/// kept bytes to the page as they come ([`icp_output`], [`icp_errors`]),
+/// so that a run's output shows while it runs and stays when the page
+/// stops it.
 struct Capped {
     bytes: Vec<u8>,
     limit: usize,
     cut: bool,
     fail: bool,
-    streamed: bool,
+    streamed: Option<Stream>,
+}
+
+/// Which of a run's streams a writer is.
+#[derive(Clone, Copy)]
+enum Stream {
+    Output,
+    Errors,
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -227,17 +235,22 @@ unsafe extern "C" {
     /// The page's (`web/src/wasm.js`): `len` bytes of standard output at
     /// `ptr`, valid during the call.
     fn icp_output(ptr: *const u8, len: usize);
+    /// The same for standard error.
+    fn icp_errors(ptr: *const u8, len: usize);
 }
 
-/// Hands `bytes` of standard output to the page (natively: nothing).
-fn stream_out(bytes: &[u8]) {
+/// Hands `bytes` of `stream` to the page (natively: nothing).
+fn stream_out(bytes: &[u8], stream: Stream) {
     #[cfg(target_arch = "wasm32")]
-    // SAFETY: the page's import only reads the bytes during the call.
+    // SAFETY: the page's imports only read the bytes during the call.
     unsafe {
-        icp_output(bytes.as_ptr(), bytes.len())
+        match stream {
+            Stream::Output => icp_output(bytes.as_ptr(), bytes.len()),
+            Stream::Errors => icp_errors(bytes.as_ptr(), bytes.len()),
+        }
     };
     #[cfg(not(target_arch = "wasm32"))]
-    let _ = bytes;
+    let _ = (bytes, stream);
 }
 
 impl Capped {
@@ -247,7 +260,7 @@ impl Capped {
             limit,
             cut: false,
             fail,
-            streamed: false,
+            streamed: None,
         }
     }
 }
@@ -257,8 +270,10 @@ impl Write for Capped {
         let room = self.limit.saturating_sub(self.bytes.len());
         let kept = buf.len().min(room);
         self.bytes.extend_from_slice(&buf[..kept]);
-        if self.streamed && kept > 0 {
-            stream_out(&buf[..kept]);
+        if let Some(stream) = self.streamed
+            && kept > 0
+        {
+            stream_out(&buf[..kept], stream);
         }
         self.cut |= buf.len() > room;
         if self.fail && kept < buf.len() {
@@ -306,7 +321,9 @@ fn report(outcome: &Outcome) -> String {
 /// program was rejected or the options refused (then `stderr` says why,
 /// as the CLI does, status 2). Standard output is read as UTF-8 (an
 /// invalid sequence shows as U+FFFD), its first [`MAX_OUTPUT`] bytes;
-/// standard error keeps its first [`MAX_ERRORS`] bytes.
+/// standard error keeps its first [`MAX_ERRORS`] bytes. Both also reach the
+/// page as the program writes them (unbuffered: a print at a time),
+/// through the imports [`icp_output`] and [`icp_errors`].
 pub fn run(
     lang: &str,
     name: &str,
@@ -326,11 +343,13 @@ pub fn run(
         trace,
         glyphs: Glyphs::Letters,
         source_name: name.to_string(),
+        unbuffered: true,
         ..RunOptions::default()
     };
     let mut stdout = Capped::new(MAX_OUTPUT, true);
-    stdout.streamed = true;
+    stdout.streamed = Some(Stream::Output);
     let mut stderr = Capped::new(MAX_ERRORS, false);
+    stderr.streamed = Some(Stream::Errors);
     let result = program.run_with(&mut &input[..], &mut stdout, &mut stderr, &options);
     let mut errors = stderr.text("standard error");
     let (ok, status) = match result {
@@ -563,7 +582,7 @@ impl Write for Streamed {
         if kept == 0 && !buf.is_empty() {
             return Err(std::io::Error::other("the page keeps no more output"));
         }
-        stream_out(&buf[..kept]);
+        stream_out(&buf[..kept], Stream::Output);
         self.written += kept;
         Ok(kept)
     }
@@ -613,8 +632,7 @@ pub fn debug(lang: &str, name: &str, source: &[u8], input: &[u8], keep: usize) -
     };
     let input = std::io::Cursor::new(input.to_vec());
     let keep = keep.clamp(1, DEBUG_HISTORY);
-    let Some(debugger) = program.debugger(Box::new(input), Box::new(output), &options, keep)
-    else {
+    let Some(debugger) = program.debugger(Box::new(input), Box::new(output), &options, keep) else {
         return failure(&format!(
             "{} programs have no board to step through: run a search to see the statements it ran",
             program.language().name()
@@ -1031,6 +1049,47 @@ mod tests {
         assert!(answer.contains(r#"[0,0,2,0,1,1,0,2]"#), "{answer}");
         let kpk = include_bytes!("../../../examples/kpk.cheg");
         assert!(record("cheg", "k.cheg", kpk, b"", None).contains("no board"));
+    }
+
+    #[test]
+    fn a_debugged_run_pauses_at_breakpoints_and_sends_each_step_once() {
+        let program = b"1. x=K0,0\n2. x;0,1\n3. x;0,1\n4. \"done\n";
+        let started = debug("icp", "p.icp", program, b"", 10);
+        assert_eq!(
+            started,
+            r#"{"ok":true,"width":0,"height":0,"start":[],"contents":[null,"hole"],"next":1}"#
+        );
+        // To the breakpoint on line 3: two steps, and a new content.
+        let a = advance(100, "3", false, true);
+        assert!(a.starts_with(r#"{"ok":true,"pause":"breakpoint","ran":2,"next":3,"first":0,"start":null,"steps":[[1,"#), "{a}");
+        assert!(a.contains(r#""contents":[["w","k","x"]]"#), "{a}");
+        // Leaving it, to the end: the two steps after, no content again.
+        let b = advance(100, "3", true, true);
+        assert!(b.starts_with(r#"{"ok":true,"pause":"ended","ran":4,"next":null,"first":2,"start":null,"steps":[[3,"#), "{b}");
+        assert!(
+            b.contains(r#""contents":[],"status":0,"stderr":"","error_line":null"#),
+            "{b}"
+        );
+        // Steps not sent wait for an answer that sends them.
+        debug("icp", "p.icp", program, b"", 10);
+        let quiet = advance(2, "", false, false);
+        assert!(quiet.contains(r#""steps":[]"#), "{quiet}");
+        let sent = advance(0, "", false, true);
+        assert!(
+            sent.contains(r#""first":0,"start":null,"steps":[[1,"#),
+            "{sent}"
+        );
+        // A runtime error names its line.
+        debug("icp", "p.icp", b"1. ^?*\n", b"7\n", 10);
+        let e = advance(10, "", false, true);
+        assert!(
+            e.contains(r#""status":1"#) && e.contains(r#""error_line":1"#),
+            "{e}"
+        );
+        // CHEG has no board.
+        let kpk = include_bytes!("../../../examples/kpk.cheg");
+        assert!(debug("cheg", "k.cheg", kpk, b"", 10).contains("no board"));
+        assert!(advance(1, "", false, true).contains("no run is being debugged"));
     }
 
     #[test]
