@@ -407,6 +407,46 @@ test('the debugger pauses a live run, steps it, marks a runtime error at its sta
   await page.close();
 });
 
+test("CHEG's debugger steps through the statements run at the root", async () => {
+  const page = await open();
+  await page.selectOption('#example', 'tour.cheg');
+  const fen = await page.inputValue('#fen');
+  const depth = await page.inputValue('#depth');
+  const want = native(['run', 'examples/tour.cheg', '--fen', fen, '--depth', depth, '--trace'])
+    .stderr.split('\n')
+    .filter((l) => l.startsWith('root '))
+    .map((l) => Number(/^root (\d+):/.exec(l)[1]));
+  const current = () =>
+    page.evaluate(() => ({
+      item: document.querySelector('#statements .current')?.textContent ?? null,
+      highlighted: [...document.querySelectorAll('#editor .cm-step-line')].map((l) => l.textContent.trim()),
+    }));
+  // Line 17 is `CONDV KING,P,YES`: F5 runs the search and stops at its first root statement there.
+  await clickGutter(page, 17);
+  await page.keyboard.press('F5');
+  await page.waitForFunction(() => document.querySelector('#statements .current'), null, WAIT);
+  let c = await current();
+  assert.match(c.item, /^root 17: CONDV KING,P,YES/);
+  assert.deepEqual(c.highlighted, ['CONDV KING,P,YES']);
+  const first = want.indexOf(17);
+  assert.match(await page.textContent('#status'), new RegExp(`^Root statement ${first + 1} of ${want.length}: line 17 \\(a breakpoint\\)`));
+  // F10 the next statement, Shift+F10 back, F5 the next time line 17 runs.
+  await page.keyboard.press('F10');
+  assert.match((await current()).item, new RegExp(`^root ${want[first + 1]}: `));
+  await page.keyboard.press('Shift+F10');
+  assert.match((await current()).item, /^root 17: /);
+  await page.keyboard.press('F5');
+  assert.match(await page.textContent('#status'), new RegExp(`^Root statement ${want.indexOf(17, first + 1) + 1} of `));
+  // Run to cursor: line 18, `RETURN "F`, the first time it runs after.
+  const at = want.indexOf(17, first + 1);
+  await page.evaluate(() => window.playground.setCursorLine(18));
+  await page.keyboard.press('Control+F10');
+  assert.match((await current()).item, /^root 18: RETURN "F/);
+  assert.match(await page.textContent('#status'), new RegExp(`^Root statement ${want.indexOf(18, at + 1) + 1} of `));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("the board view shows Finvara's holes and stacks", async () => {
   const page = await open();
   await page.selectOption('#example', 'countdown.fin');

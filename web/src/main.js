@@ -389,7 +389,6 @@ function setSource(text, lang, name) {
   }
   ui.chegOptions.hidden = lang !== 'cheg';
   ui.inputBox.hidden = lang === 'cheg';
-  ui.debug.hidden = lang === 'cheg';
   ui.maxSteps.parentElement.hidden = lang === 'cheg';
   forgetReplay();
   clearResults();
@@ -489,6 +488,7 @@ function setStatus(kind, text) {
   const busy = kind === 'running';
   ui.run.disabled = busy;
   ui.debug.disabled = busy;
+  for (const id of ['cheg-continue', 'cheg-step', 'cheg-cursor']) $(id).disabled = busy;
   ui.stop.disabled = !busy && !(debug.live && kind === 'paused');
   ui.continue.disabled = busy;
   ui.stepOver.disabled = busy;
@@ -553,7 +553,7 @@ function clearResults() {
   stdoutView.reset();
   ui.stderr.textContent = '';
   ui.exit.textContent = '';
-  ui.statements.textContent = '';
+  showStatements('');
   ui.bestmove.textContent = '';
   setStatus('idle', 'Ready.');
 }
@@ -656,7 +656,7 @@ async function run() {
     showResult(result, ms);
     if (cheg) {
       const stdout = stdoutView.text();
-      ui.statements.textContent = result.stderr;
+      showStatements(result.stderr);
       const best = /^bestmove (\S+) score (\S+)/m.exec(stdout);
       ui.bestmove.textContent = best ? `Best move ${best[1]}, score ${best[2]} (depth ${ui.depth.value || DEFAULT_DEPTH})` : stdout.trim();
       showPosition(best ? best[1] : null);
@@ -841,9 +841,76 @@ function go({ most, also } = {}) {
   worker.postMessage({ debug: 'go', id: debug.id, breakpoints: lines.join(','), leave, most, from: debug.ran });
 }
 
+// CHEG's debugger: a search runs to its end (the browser has no threads
+// to pause it), so Debug runs the query with --trace and then steps through
+// the statements the program ran at the root, as the trace lists them
+// (`root N: …`): Continue to the next on a breakpoint's line, Step, Step
+// back, Run to cursor, each highlighted in the editor and in the list.
+
+/** The root statements of the last CHEG run: [{line, element}], and the
+ * one shown (-1: none yet). */
+const cheg = { steps: [], at: -1 };
+
+/** Shows a CHEG run's standard error, each root statement a line of its own. */
+function showStatements(text) {
+  ui.statements.replaceChildren();
+  cheg.query = null;
+  cheg.steps = [];
+  cheg.at = -1;
+  for (const line of text.split(/(?<=\n)/)) {
+    const span = document.createElement('span');
+    span.textContent = line;
+    const root = /^root (\d+): /.exec(line);
+    if (root) {
+      span.className = 'root-statement';
+      span.dataset.step = String(cheg.steps.length);
+      cheg.steps.push({ line: Number(root[1]), element: span });
+    }
+    ui.statements.append(span);
+  }
+}
+
+/** Shows root statement `i` (clamped), or none for -1. */
+function chegStepTo(i) {
+  cheg.steps[cheg.at]?.element.classList.remove('current');
+  cheg.at = Math.max(-1, Math.min(cheg.steps.length - 1, i));
+  const step = cheg.steps[cheg.at];
+  if (!step) {
+    editor.dispatch({ effects: stepLine.of(null) });
+    return;
+  }
+  step.element.classList.add('current');
+  step.element.scrollIntoView({ block: 'nearest' });
+  const line = editor.state.doc.line(Math.min(step.line, editor.state.doc.lines));
+  editor.dispatch({ effects: [stepLine.of(line.from), EditorView.scrollIntoView(line.from, { y: 'nearest' })] });
+  const hit = breakpointLines().includes(step.line) ? ' (a breakpoint)' : '';
+  setStatus('paused', `Root statement ${cheg.at + 1} of ${cheg.steps.length}: line ${step.line}${hit}. F5 continues, F10 steps, Shift+F10 steps back.`);
+}
+
+/** The next root statement after the one shown on one of `lines`, or the last. */
+function chegNext(lines) {
+  for (let i = cheg.at + 1; i < cheg.steps.length; i++) if (lines.includes(cheg.steps[i].line)) return i;
+  return cheg.steps.length - 1;
+}
+
+/** Runs the query if its statements are not listed yet, then `then()`. */
+async function chegDebug(then) {
+  const query = `${source()}\n${chegArgs()}`;
+  if (cheg.query !== query) {
+    await run();
+    cheg.query = query;
+    showTab('board');
+  }
+  if (cheg.steps.length === 0) {
+    setStatus('done', 'The program ran no statement at the root of this search.');
+    return;
+  }
+  then();
+}
+
 /** Debug / Continue (F5). */
 function continueDebugging() {
-  if (state.lang === 'cheg') return;
+  if (state.lang === 'cheg') return chegDebug(() => chegStepTo(chegNext(breakpointLines())));
   if (!debug.live) return startDebugging(() => go());
   if (state.replay) stepTo(state.replay.length);
   go();
@@ -858,7 +925,7 @@ function pauseDebugging() {
 
 /** Step (F10): the next step, from the history when stepped back. */
 function stepDebugging() {
-  if (state.lang === 'cheg') return;
+  if (state.lang === 'cheg') return chegDebug(() => chegStepTo(cheg.at + 1));
   if (!debug.live) {
     if (state.replay && state.replay.at < state.replay.length) return stepTo(state.replay.at + 1);
     return startDebugging(() => go({ most: 1 }));
@@ -867,10 +934,17 @@ function stepDebugging() {
   go({ most: 1 });
 }
 
+/** Step back (Shift+F10). */
+function stepBack() {
+  if (state.lang === 'cheg') return chegStepTo(cheg.at - 1);
+  stopPlaying();
+  stepTo((state.replay?.at ?? 0) - 1);
+}
+
 /** Run to cursor (Ctrl+F10). */
 function runToCursor() {
-  if (state.lang === 'cheg') return;
   const line = editor.state.doc.lineAt(editor.state.selection.main.head).number;
+  if (state.lang === 'cheg') return chegDebug(() => chegStepTo(chegNext([line])));
   if (!debug.live) return startDebugging(() => go({ also: line }));
   if (state.replay) stepTo(state.replay.length);
   go({ also: line });
@@ -1328,7 +1402,11 @@ function wire() {
   $('step-first').onclick = () => (stopPlaying(), stepTo(0));
   $('step-back').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
   $('step-forward').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) + 1));
-  $('debug-back').onclick = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
+  $('debug-back').onclick = stepBack;
+  $('cheg-continue').onclick = continueDebugging;
+  $('cheg-step').onclick = stepDebugging;
+  $('cheg-back').onclick = stepBack;
+  $('cheg-cursor').onclick = runToCursor;
   $('step-last').onclick = () => (stopPlaying(), stepTo(state.replay?.length ?? 0));
   ui.play.onclick = () => (state.playing ? stopPlaying() : startPlaying());
   ui.scrub.oninput = () => (stopPlaying(), stepTo(Number(ui.scrub.value)));
@@ -1351,13 +1429,13 @@ function wire() {
  * F9 a breakpoint on the cursor's line, Escape Stop. The browser's own
  * meaning of each (F5 reloads) is suppressed. */
 function debugKey(event) {
-  if (event.defaultPrevented || state.lang === 'cheg' || !icp) return;
+  if (event.defaultPrevented || !icp) return;
   const ctrl = event.ctrlKey || event.metaKey;
   let action = null;
   if (event.key === 'F5' && !ctrl && !event.shiftKey) action = () => (ui.debug.disabled ? null : continueDebugging());
   else if (event.key === 'F8') action = pauseDebugging;
   else if (event.key === 'F10' && ctrl) action = runToCursor;
-  else if (event.key === 'F10' && event.shiftKey) action = () => (stopPlaying(), stepTo((state.replay?.at ?? 0) - 1));
+  else if (event.key === 'F10' && event.shiftKey) action = stepBack;
   else if (event.key === 'F10') action = () => (debug.status === 'running' ? null : stepDebugging());
   else if (event.key === 'F9') action = () => toggleBreakpoint(editor, editor.state.selection.main.head);
   else if (event.key === 'Escape' && (debug.live || !ui.stop.disabled)) action = stop;
