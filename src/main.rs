@@ -393,12 +393,27 @@ impl ValueEnum for LangArg {
 const REJECTED: u8 = 2;
 
 /// `icp2c lsp`: the language server on standard input and output, until
-/// the editor says `exit`; a broken connection is reported, exit 1.
+/// the editor says `exit`; a broken connection is reported, exit 1. When
+/// the server stops on a broken connection, the reason is the IO
+/// threads' (a malformed message, standard input or output failing): it
+/// is waited for (a second at most, as a reader may still be blocked on
+/// an open input) and reported rather than the channel's own error.
 fn serve_lsp() -> ExitCode {
     let (connection, threads) = lsp_server::Connection::stdio();
     let served = icp2c::lsp::serve(&connection);
     drop(connection);
-    match served.and_then(|()| threads.join().map_err(Into::into)) {
+    let io = match served {
+        Ok(()) => threads.join().map_err(|e| e.to_string()),
+        Err(stopped) => {
+            let (sender, joined) = std::sync::mpsc::channel();
+            std::thread::spawn(move || sender.send(threads.join()));
+            match joined.recv_timeout(std::time::Duration::from_secs(1)) {
+                Ok(Err(io)) => Err(io.to_string()),
+                _ => Err(stopped.to_string()),
+            }
+        }
+    };
+    match io {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             error(&format!("language server: {e}"));

@@ -50,8 +50,8 @@ pub(crate) struct Document {
     pub text: Arc<str>,
     /// The editor's version of it.
     pub version: i32,
-    /// Its lines.
-    pub index: LineIndex,
+    /// Its lines (shared with the diagnostics thread).
+    pub index: Arc<LineIndex>,
     /// What is worked out of the text, once.
     analysis: Arc<Analysis>,
 }
@@ -71,7 +71,7 @@ impl Document {
     fn new(language: Language, text: String, version: i32) -> Document {
         Document {
             language,
-            index: LineIndex::new(&text),
+            index: Arc::new(LineIndex::new(&text)),
             text: text.into(),
             version,
             analysis: Arc::default(),
@@ -200,7 +200,8 @@ struct Job {
     uri: Uri,
     version: Option<i32>,
     language: Language,
-    text: Option<Arc<str>>,
+    /// The text and its lines.
+    text: Option<(Arc<str>, Arc<LineIndex>)>,
     /// What is worked out of the document's text.
     analysis: Arc<Analysis>,
 }
@@ -230,13 +231,12 @@ fn diagnostics_worker(queue: &mpsc::Receiver<Job>, publisher: &crossbeam_channel
         for (_, job) in pending.drain() {
             let uri = job.uri.clone();
             let diagnostics = match &job.text {
-                Some(text) => {
-                    let index = LineIndex::new(text);
+                Some((text, index)) => {
                     let found = job
                         .analysis
                         .found
                         .get_or_init(|| answers::found(job.language, text));
-                    answers::diagnostics(found, text, &index, &uri)
+                    answers::diagnostics(found, text, index, &uri)
                 }
                 None => Vec::new(),
             };
@@ -247,7 +247,7 @@ fn diagnostics_worker(queue: &mpsc::Receiver<Job>, publisher: &crossbeam_channel
             }
             // The outline, for the requests to come, on a thread of its
             // own: the next change's diagnostics must not wait for it.
-            if let Some(text) = job.text {
+            if let Some((text, _)) = job.text {
                 let (analysis, language) = (job.analysis, job.language);
                 std::thread::spawn(move || {
                     analysis.outline.get_or_init(|| language.outline(&text));
@@ -304,7 +304,7 @@ fn job(uri: &Uri, document: &Document) -> Job {
         uri: uri.clone(),
         version: Some(document.version),
         language: document.language,
-        text: Some(document.text.clone()),
+        text: Some((document.text.clone(), document.index.clone())),
         analysis: document.analysis.clone(),
     }
 }

@@ -1107,3 +1107,25 @@ fn output_is_the_same_from_any_folder_and_path() {
             .contains(" from <stdin> (InfChessPro)")
     );
 }
+
+#[test]
+fn the_language_server_names_what_broke_its_connection() {
+    // Not a header, then a body that is not JSON: the reader's reason is
+    // reported, not the channel it left disconnected.
+    for (input, reason) in [
+        (&b"garbage\r\n\r\n"[..], "malformed header"),
+        (
+            &b"Content-Length: 5\r\n\r\nhello"[..],
+            "malformed LSP payload",
+        ),
+    ] {
+        let r = icp2c(&["lsp"], input);
+        assert_eq!(r.status, 1);
+        let stderr = text(&r.stderr);
+        assert!(
+            stderr.starts_with("error: language server: ") && stderr.contains(reason),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("disconnected channel"), "{stderr}");
+    }
+}
