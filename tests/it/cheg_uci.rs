@@ -541,3 +541,27 @@ fn uci_go_transcript() {
     assert!(lines[n - 2].ends_with(" pv d1d8"), "{out}");
     assert_eq!(lines[n - 1], "bestmove d1d8");
 }
+
+#[test]
+fn go_mate_stops_at_the_first_proven_mate_and_bestmove_names_a_ponder_move() {
+    // §7.5: `go mate M` searches up to depth 2M − 1 and stops at a mate in
+    // at most M moves; `bestmove M ponder P` when the principal variation
+    // has a reply. Mate in 1 (Rd8#) is proven at depth 1.
+    let mate_in_one = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let (status, out, _) = run(
+        &[],
+        &format!(
+            "setoption name Endgame value false\nposition fen {mate_in_one}\ngo mate 1\n\
+             go mate 3 depth 2\nposition startpos\ngo mate 1\ngo depth 2\n"
+        ),
+    );
+    assert_eq!(status, 0);
+    assert_eq!(
+        masked(&out),
+        "info depth 1 score mate 1 nodes 21 pv d1d8\nbestmove d1d8\n\
+         info depth 1 score mate 1 nodes 21 pv d1d8\nbestmove d1d8\n\
+         info depth 1 score cp 0 nodes 21 pv g1f3\nbestmove g1f3\n\
+         info depth 1 score cp 0 nodes 21 pv g1f3\n\
+         info depth 2 score cp 0 nodes 85 pv g1f3 a7a6\nbestmove g1f3 ponder a7a6\n"
+    );
+}

@@ -438,7 +438,7 @@ pub fn uci_session(rng: &mut Rng) -> Vec<u8> {
     let mut out: Vec<u8> = Vec::new();
     let mut searched = false;
     for _ in 0..rng.range(1, 12) {
-        let line: Vec<u8> = match rng.below(22) {
+        let line: Vec<u8> = match rng.below(23) {
             0 => b"uci".to_vec(),
             1 => b"isready".to_vec(),
             2 => b"d".to_vec(),
@@ -460,6 +460,7 @@ pub fn uci_session(rng: &mut Rng) -> Vec<u8> {
             18 => (0..rng.below(40)).map(|_| rng.below(256) as u8).collect(),
             19 => vec![b'x'; 100_000],
             20 => b"ucinewgame".to_vec(),
+            21 => format!("go mate {}", rng.range(1, 2)).into_bytes(),
             _ if searched => b"isready".to_vec(),
             _ => b"quit".to_vec(),
         };

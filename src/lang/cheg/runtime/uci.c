@@ -677,12 +677,30 @@ ICP_COLD static void icp_error_line(const char *message)
     free(shown.text);
 }
 
+/* The depth that proves a mate in moves moves: 2 moves - 1 plies, at
+ * most the deepest search (go mate M, §7.5; uci.rs mate_depth). */
+ICP_COLD static unsigned icp_mate_depth(uint64_t moves)
+{
+    uint64_t plies = moves > UINT64_MAX / 2 ? UINT64_MAX : moves * 2;
+    plies = plies > 0 ? plies - 1 : 0;
+    return plies < 1 ? 1 : plies > ICP_MAX_DEPTH ? ICP_MAX_DEPTH : (unsigned)plies;
+}
+
+/* True when value is a mate for the side to move in at most moves moves
+ * (uci.rs mates_within). */
+static int icp_mates_within(int64_t value, uint64_t moves)
+{
+    return value > 28416 && value <= 28672 && (uint64_t)((28672 - value + 1) / 2) <= moves;
+}
+
 /* A go command's parameters (§7.5). */
 typedef struct {
     long depth, perft;
     int has_nodes, has_movetime, has_wtime, has_btime, has_winc, has_binc, has_movestogo;
     uint64_t nodes, movetime, wtime, btime, winc, binc, movestogo;
     int infinite, ponder;
+    int has_mate; /* go mate M: stop at a proven mate in at most M moves */
+    uint64_t mate;
     int has_deeper; /* go depth N with N above 20 (searched at 20) */
     uint64_t deeper;
 } icp_go;
@@ -746,6 +764,9 @@ ICP_COLD static int icp_go_parse(const icp_words *w, icp_go *go, icp_text *messa
             } else if (!strcmp(word, "movestogo")) {
                 go->has_movestogo = 1;
                 go->movestogo = n;
+            } else {
+                go->has_mate = 1;
+                go->mate = n;
             }
         } else if (!strcmp(word, "movetime") || !strcmp(word, "wtime") || !strcmp(word, "btime") ||
                    !strcmp(word, "winc") || !strcmp(word, "binc")) {
@@ -783,7 +804,8 @@ ICP_COLD static int icp_go_parse(const icp_words *w, icp_go *go, icp_text *messa
 
 static int icp_go_limited_otherwise(const icp_go *go)
 {
-    return go->has_nodes || go->has_movetime || go->has_wtime || go->has_btime || go->infinite || go->ponder;
+    return go->has_nodes || go->has_mate || go->has_movetime || go->has_wtime || go->has_btime || go->infinite ||
+           go->ponder;
 }
 
 /* The time the side to move may think (uci.rs Go::time_plan). */
@@ -843,6 +865,8 @@ typedef struct {
     uint64_t start, plan_start;
     icp_time_plan plan, ponder_plan;
     int pondering, infinite, stop, quit;
+    int has_mate; /* go mate M: M */
+    uint64_t mate;
 } icp_watcher;
 
 /* Handles one input during a search; 0 when nothing had arrived. */
@@ -952,7 +976,7 @@ ICP_COLD static int icp_watcher_completed(icp_watch *watch, const icp_report *re
     uint64_t planned;
     icp_watcher_info(w, report);
     icp_watcher_read(w);
-    if (w->stop)
+    if (w->stop || (w->has_mate && icp_mates_within(report->score, w->mate)))
         return 0;
     if (!w->plan.active)
         return 1;
@@ -1236,6 +1260,9 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
         printf("info string go depth %" PRIu64 ": searching depth %d, the deepest\n", go.deeper, ICP_MAX_DEPTH);
     start = icp_now_ms();
     limits.depth = go.depth >= 0 ? (unsigned)go.depth : icp_go_limited_otherwise(&go) ? ICP_MAX_DEPTH : session->depth;
+    /* go mate M: a mate in M moves is found at depth 2M - 1. */
+    if (go.has_mate && icp_mate_depth(go.mate) < limits.depth)
+        limits.depth = icp_mate_depth(go.mate);
     limits.from = 1;
     limits.has_nodes = go.has_nodes;
     limits.nodes = go.nodes;
@@ -1259,6 +1286,8 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
         watcher.plan = plan;
     watcher.pondering = go.ponder;
     watcher.infinite = go.infinite;
+    watcher.has_mate = go.has_mate;
+    watcher.mate = go.mate;
     /* A go read before the end of the input: stopped at once. */
     watcher.stop = session->ended;
     failed = icp_search_run(&session->position, limits, session->endgame ? session->program : NULL, &session->table,
@@ -1286,7 +1315,16 @@ ICP_COLD static int icp_do_go(icp_session *session, const icp_words *w)
         icp_watcher_wait(&watcher);
     if (answer.has_best)
         icp_move_uci(answer.best, best);
-    printf("bestmove %s\n", best);
+    /* The move the engine expects in reply (§7.5): the principal
+     * variation's second, when it starts with the best move. */
+    if (answer.has_best && answer.pv_len >= 2 && answer.pv[0].from == answer.best.from &&
+        answer.pv[0].to == answer.best.to && answer.pv[0].promotion == answer.best.promotion) {
+        char reply[6];
+        icp_move_uci(answer.pv[1], reply);
+        printf("bestmove %s ponder %s\n", best, reply);
+    } else {
+        printf("bestmove %s\n", best);
+    }
     return watcher.quit;
 }
 

@@ -563,6 +563,21 @@ pub fn uci_score(value: i64) -> String {
     score_text(i128::from(value))
 }
 
+/// The depth that proves a mate in `moves` moves: 2 × moves − 1 plies,
+/// at most the deepest search (`go mate M`, §7.5).
+fn mate_depth(moves: u64) -> u32 {
+    moves
+        .saturating_mul(2)
+        .saturating_sub(1)
+        .clamp(1, u64::from(engine::MAX_DEPTH)) as u32
+}
+
+/// True when `value` is a mate for the side to move in at most `moves`
+/// moves ([`uci_score`]'s `mate M` with 0 < M ≤ moves).
+fn mates_within(value: i64, moves: u64) -> bool {
+    value > 28416 && value <= 28672 && ((28672 - value + 1) / 2) as u64 <= moves
+}
+
 fn score_text(value: i128) -> String {
     let magnitude = value.abs();
     if magnitude > 28416 && magnitude <= 28672 {
@@ -598,6 +613,8 @@ struct Go {
     movestogo: Option<u64>,
     infinite: bool,
     ponder: bool,
+    /// `go mate M`: stop at a proven mate in at most M moves.
+    mate: Option<u64>,
     perft: Option<u32>,
     /// `go depth N` with N above 20 (searched at 20).
     deeper: Option<u64>,
@@ -634,7 +651,7 @@ impl Go {
                     match word {
                         "nodes" => go.nodes = Some(n),
                         "movestogo" => go.movestogo = Some(n),
-                        _ => {}
+                        _ => go.mate = Some(n),
                     }
                 }
                 "movetime" | "wtime" | "btime" | "winc" | "binc" => {
@@ -657,9 +674,10 @@ impl Go {
     }
 
     /// True when the search has a limit besides its depth (a node count,
-    /// a time, `infinite`, `ponder`).
+    /// a time, a mate, `infinite`, `ponder`).
     fn limited_otherwise(&self) -> bool {
         self.nodes.is_some()
+            || self.mate.is_some()
             || self.movetime.is_some()
             || self.wtime.is_some()
             || self.btime.is_some()
@@ -978,12 +996,14 @@ impl<'a> Engine<'a> {
             );
         }
         let start = self.clock.now_ms();
+        let depth = match go.depth {
+            Some(depth) => depth,
+            None if go.limited_otherwise() => engine::MAX_DEPTH,
+            None => self.depth,
+        };
         let limits = Limits {
-            depth: match go.depth {
-                Some(depth) => depth,
-                None if go.limited_otherwise() => engine::MAX_DEPTH,
-                None => self.depth,
-            },
+            // `go mate M`: a mate in M moves is found at depth 2M − 1.
+            depth: go.mate.map_or(depth, |m| depth.min(mate_depth(m))),
             from: 1,
             nodes: go.nodes,
             exact: !go.limited_otherwise(),
@@ -1007,6 +1027,7 @@ impl<'a> Engine<'a> {
             ponder_plan: if go.ponder { plan } else { None },
             pondering: go.ponder,
             infinite: go.infinite,
+            mate: go.mate,
             live,
             stop,
             quit: false,
@@ -1048,7 +1069,16 @@ impl<'a> Engine<'a> {
                 let best = answer
                     .best
                     .map_or_else(|| "0000".to_string(), |m| m.to_uci());
-                let _ = writeln!(watcher.output, "bestmove {best}");
+                // The move the engine expects in reply (§7.5): the
+                // principal variation's second, when it starts with the
+                // best move.
+                let ponder = match (answer.best, answer.pv.as_slice()) {
+                    (Some(b), [first, reply, ..]) if *first == b => {
+                        format!(" ponder {}", reply.to_uci())
+                    }
+                    _ => String::new(),
+                };
+                let _ = writeln!(watcher.output, "bestmove {best}{ponder}");
                 watcher.quit
             }
             Err(error) => {
@@ -1080,6 +1110,7 @@ impl<'a> Engine<'a> {
             ponder_plan: None,
             pondering: false,
             infinite: false,
+            mate: None,
             live,
             stop: false,
             quit: false,
@@ -1139,6 +1170,8 @@ struct Watcher<'w> {
     ponder_plan: Option<TimePlan>,
     pondering: bool,
     infinite: bool,
+    /// `go mate M`: M.
+    mate: Option<u64>,
     /// The input is live: its end stops the search (§7.5).
     live: bool,
     stop: bool,
@@ -1244,7 +1277,7 @@ impl Watch for Watcher<'_> {
     fn completed(&mut self, report: &Report) -> bool {
         self.info(report);
         self.read();
-        if self.stop {
+        if self.stop || self.mate.is_some_and(|m| mates_within(report.score, m)) {
             return false;
         }
         match self.plan {
