@@ -30,33 +30,19 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every example and test program of a language, with its input.
+/// Every example and test program of a language, checked, with its
+/// input (`watch.rs`'s list).
 fn programs(ext: &str) -> Vec<(String, Program, Vec<u8>)> {
-    let mut out = Vec::new();
-    let folder = if ext == "fin" { "finvara" } else { ext };
-    for dir in ["examples", &format!("tests/programs/{folder}")] {
-        let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
-            continue;
-        };
-        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        paths.sort();
-        for path in paths {
-            if path.extension().and_then(|e| e.to_str()) != Some(ext) {
-                continue;
-            }
-            let input = std::fs::read(path.with_extension(format!("{ext}.in")))
-                .or_else(|_| std::fs::read(path.with_extension("in")))
-                .unwrap_or_else(|_| b"3 4\n".to_vec());
-            let language = Language::from_path(&path);
+    super::watch::programs(ext)
+        .into_iter()
+        .map(|(path, input)| {
             let source = std::fs::read_to_string(&path).unwrap();
-            let program = driver::check(language, &source)
+            let program = driver::check(Language::from_path(&path), &source)
                 .unwrap_or_else(|e| panic!("{} rejected: {e:?}", path.display()))
                 .program;
-            out.push((path.display().to_string(), program, input));
-        }
-    }
-    assert!(out.len() > 3, "no {ext} programs found");
-    out
+            (path.display().to_string(), program, input)
+        })
+        .collect()
 }
 
 /// A writer into a buffer the test can read while the debugger holds it.

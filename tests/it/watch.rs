@@ -32,10 +32,11 @@ fn program(language: Language, path: &Path) -> Program {
 }
 
 /// The programs to record: every example and test program of a
-/// language, with the input beside it (`.in`) if any.
-fn programs(ext: &str) -> Vec<(PathBuf, Vec<u8>)> {
+/// language, with the input beside it (`.in`) if any (also `debug.rs`'s).
+pub(crate) fn programs(ext: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
-    for dir in ["examples", &format!("tests/programs/{ext}")] {
+    let folder = if ext == "fin" { "finvara" } else { ext };
+    for dir in ["examples", &format!("tests/programs/{folder}")] {
         let Ok(entries) = std::fs::read_dir(root().join(dir)) else {
             continue;
         };

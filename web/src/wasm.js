@@ -1,7 +1,7 @@
 // The JavaScript side of web/wasm/src/lib.rs: one export, icp_call(op,
 // ptr, len), reached through length-prefixed request fields; answers are
 // JSON. Used by the page (check, emit, position) and by its worker (run,
-// record, debug), each with its own instance of one compiled module. The
+// debug), each with its own instance of one compiled module. The
 // module imports two functions, env.icp_output(ptr, len) and
 // env.icp_errors(ptr, len): a run's standard output and standard error as
 // they are written (the worker streams them to the page).
@@ -10,7 +10,7 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** The operations of icp_call (lib.rs, `call`). */
-export const Op = { about: 0, check: 1, run: 2, record: 3, emit: 4, position: 5, debug: 6, advance: 7 };
+export const Op = { about: 0, check: 1, run: 2, emit: 4, position: 5, debug: 6, advance: 7 };
 
 /** An instance of the compiled icp2c module, with `call(op, fields)`;
  * `onOutput(bytes, stream)` gets a copy of each write to a run's standard

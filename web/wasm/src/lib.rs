@@ -3,7 +3,7 @@
 //! (`web/src/wasm.js` is the JavaScript side).
 //!
 //! Each operation is a Rust function from strings to a JSON text
-//! ([`check`], [`run`], [`record`], [`debug`] and [`advance`], [`emit`],
+//! ([`check`], [`run`], [`debug`] and [`advance`], [`emit`],
 //! [`position`]), tested
 //! natively; [`icp_call`] is the one export that reaches them. The page
 //! writes a request into memory from [`icp_alloc`] as length-prefixed
@@ -21,7 +21,7 @@ mod json;
 use icp2c::Outcome;
 use icp2c::codegen::Target;
 use icp2c::common::debug::{Debugger, Pause, Stepper, Update};
-use icp2c::common::watch::{Content, Recording, Shape, Side, Step};
+use icp2c::common::watch::{Content, Shape, Side, Step};
 use icp2c::diagnostic::{self, Diagnostic, Severity};
 use icp2c::driver::{self, Language, Program};
 use icp2c::lang::cheg::runtime::chess::{Colour, Position};
@@ -378,47 +378,6 @@ pub fn run(
     j.finish()
 }
 
-/// Runs `source` step by step for the board view ([`Program::record`]),
-/// with `input` and at most `max_steps` steps:
-///
-/// `{"ok":true,"width":W,"height":H,"start":[[R,K,I]…],"steps":[[LINE,
-/// TRACE,OUT,[R,K,B,A,…],STACKS]…],"contents":[C…],"stdout":S,"stderr":S,
-/// "end":S|null,"status":N}`. `width` and `height` are 0 for InfChessPro's unbounded
-/// board. Squares hold indices into `contents`: 0 empty, 1 a hole, then
-/// pieces as `[SIDE,SYMBOL,NAME]` (`"w"`/`"b"`, the kind's letter, the
-/// name). `start` lists the squares that hold something at the start (row,
-/// col, content); each step its source line, its `--trace` line, the bytes
-/// of output written by its end, its changes as flat quadruples (row,
-/// col, content before, content after) and, for Finvara, both stacks as
-/// `[[DEPTH,[TOP…]],[DEPTH,[TOP…]]]` (else `null`); `end` is the trace's
-/// closing line after the steps, or `null`. Coordinates and stack
-/// numbers beyond 2^53 are strings. CHEG has no board to record:
-/// `{"ok":false,"error":S}`.
-pub fn record(
-    lang: &str,
-    name: &str,
-    source: &[u8],
-    input: &[u8],
-    max_steps: Option<u64>,
-) -> String {
-    let program = match checked(lang, name, source) {
-        Ok(p) => p,
-        Err(answer) => return answer,
-    };
-    let options = RunOptions {
-        max_steps,
-        glyphs: Glyphs::Letters,
-        ..RunOptions::default()
-    };
-    match program.record(&mut &input[..], &options) {
-        Some(recording) => recording_json(&recording),
-        None => failure(&format!(
-            "{} programs have no board to step through: run a search to see the statements it ran",
-            program.language().name()
-        )),
-    }
-}
-
 /// Numbers the contents a recording uses (0 empty, 1 hole, then pieces).
 #[derive(Default)]
 struct Contents {
@@ -445,38 +404,6 @@ impl Contents {
     }
 }
 
-fn recording_json(recording: &Recording) -> String {
-    let mut contents = Contents::new();
-    let mut j = Json::new();
-    let (width, height) = match recording.shape {
-        Shape::Unbounded => (0, 0),
-        Shape::Grid { width, height } => (width, height),
-    };
-    j.raw("{").key("ok").bool(true);
-    j.raw(",").key("width").int(width as i64);
-    j.raw(",").key("height").int(height as i64);
-    j.raw(",").key("start");
-    start_json(&mut j, &recording.start, &mut contents);
-    j.raw(",").key("steps");
-    steps_json(&mut j, &recording.steps, &mut contents);
-    j.raw(",").key("contents");
-    contents_json(&mut j, &contents.list);
-    j.raw(",")
-        .key("stdout")
-        .string(&String::from_utf8_lossy(&recording.output));
-    j.raw(",").key("stderr").string(&report(&recording.outcome));
-    j.raw(",").key("end");
-    match &recording.end {
-        Some(line) => j.string(line),
-        None => j.raw("null"),
-    };
-    j.raw(",")
-        .key("status")
-        .int(i64::from(recording.outcome.exit_status()));
-    j.raw("}");
-    j.finish()
-}
-
 /// Squares as `[[ROW,COL,CONTENT]…]`, contents numbered by `contents`.
 fn start_json(j: &mut Json, squares: &[(i64, i64, Content)], contents: &mut Contents) {
     j.raw("[");
@@ -492,7 +419,11 @@ fn start_json(j: &mut Json, squares: &[(i64, i64, Content)], contents: &mut Cont
     j.raw("]");
 }
 
-/// Steps as `[[LINE,TRACE,OUT,[R,K,B,A…],STACKS]…]` ([`record`]).
+/// Steps as `[[LINE,TRACE,OUT,[R,K,B,A…],STACKS]…]`: each its source
+/// line, its `--trace` line, the bytes of output written by its end, its
+/// changes as flat quadruples (row, col, content before, content after)
+/// and, for Finvara, both stacks as `[[DEPTH,[TOP…]],[DEPTH,[TOP…]]]`
+/// (else `null`). Coordinates and stack numbers beyond 2^53 are strings.
 fn steps_json(j: &mut Json, steps: &[Step], contents: &mut Contents) {
     j.raw("[");
     for (i, step) in steps.iter().enumerate() {
@@ -608,9 +539,12 @@ thread_local! {
 /// Starts debugging `source` ([`Program::debugger`]) with `input`,
 /// keeping its last `keep` steps (at most [`DEBUG_HISTORY`]), before its
 /// first step; ends the run debugged before. `{"ok":true,"width":W,
-/// "height":H,"start":[[R,K,I]…],"contents":[C…],"next":LINE|null}` as
-/// [`record`] numbers them; `{"ok":false,…}` as [`run`] for a rejected
-/// program or CHEG.
+/// "height":H,"start":[[R,K,I]…],"contents":[C…],"next":LINE|null}`:
+/// `width` and `height` 0 for InfChessPro's unbounded board; squares
+/// (row, col, content) hold indices into the contents, 0 empty, 1 a hole,
+/// then pieces as `[SIDE,SYMBOL,NAME]` (`"w"`/`"b"`, the kind's letter,
+/// the name), numbered for the whole session; `{"ok":false,…}` as
+/// [`run`] for a rejected program or CHEG.
 ///
 /// The session outlives the call, so it holds the program for good
 /// (leaked): the page gives each debugged run a fresh worker, and what a
@@ -881,11 +815,12 @@ pub fn fields(request: &[u8]) -> Vec<&[u8]> {
 
 /// Answers request `op` with the fields of a request: 0 [`about`]; 1
 /// [`check`] (lang, name, source); 2 [`run`] (lang, name, source, input,
-/// max steps or empty, args, trace `1` or empty); 3 [`record`] (lang,
-/// name, source, input, max steps); 4 [`emit`] (lang, name, source,
-/// target); 5 [`position`] (fen); 6 [`debug`] (lang, name, source,
-/// input, steps kept); 7 [`advance`] (most steps, breakpoints' lines
-/// separated by commas, leave and report each `1` or empty). Missing fields are empty.
+/// max steps or empty, args, trace `1` or empty); 4 [`emit`] (lang,
+/// name, source, target); 5 [`position`] (fen); 6 [`debug`] (lang, name,
+/// source, input, steps kept); 7 [`advance`] (most steps, breakpoints'
+/// lines separated by commas, leave and send steps each `1` or empty).
+/// Missing fields are empty; 3 (a whole recorded run, which the
+/// debugger replaced) is no operation any more.
 pub fn call(op: u32, request: &[u8]) -> String {
     let f = fields(request);
     let bytes = |i: usize| f.get(i).copied().unwrap_or_default();
@@ -903,7 +838,6 @@ pub fn call(op: u32, request: &[u8]) -> String {
             &text(5),
             text(6) == "1",
         ),
-        3 => record(&text(0), &text(1), bytes(2), bytes(3), steps(4)),
         4 => emit(&text(0), &text(1), bytes(2), &text(3)),
         5 => position(&text(0)),
         6 => debug(
@@ -1033,22 +967,6 @@ mod tests {
                 utf16: 6
             }
         );
-    }
-
-    #[test]
-    fn a_recording_numbers_its_contents() {
-        let answer = record("icp", "p.icp", b"1. x=K0,0\n2. x;1,1\n", b"", None);
-        assert!(
-            answer.starts_with(r#"{"ok":true,"width":0,"height":0,"start":[],"steps":[[1,"#),
-            "{answer}"
-        );
-        assert!(
-            answer.contains(r#""contents":[null,"hole",["w","k","x"]]"#),
-            "{answer}"
-        );
-        assert!(answer.contains(r#"[0,0,2,0,1,1,0,2]"#), "{answer}");
-        let kpk = include_bytes!("../../../examples/kpk.cheg");
-        assert!(record("cheg", "k.cheg", kpk, b"", None).contains("no board"));
     }
 
     #[test]
