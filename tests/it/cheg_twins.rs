@@ -1524,7 +1524,9 @@ impl Gen<'_> {
                             d > 4
                         })
                 });
-        if deep && !line.contains("nodes") {
+        // So does `go mate M` for M above 2 (depth 2M − 1, §7.5).
+        let mate = line.starts_with("go ") && line.split_whitespace().any(|w| w == "mate");
+        if (deep || mate) && !line.contains("nodes") {
             return format!("{line} nodes 300").into_bytes();
         }
         line.into_bytes()
