@@ -439,7 +439,7 @@ fn icp2c(args: &[&str], stdin: &str) -> (i32, String, String) {
         .unwrap()
         .write_all(stdin.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = support::wait_limited(child, support::time_limit(), concat!(file!(), ":", line!()));
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

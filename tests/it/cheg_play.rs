@@ -704,7 +704,7 @@ fn the_engine_is_named_after_its_program() {
         .unwrap()
         .write_all(source.as_bytes())
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = support::wait_limited(child, support::time_limit(), concat!(file!(), ":", line!()));
     assert!(
         String::from_utf8_lossy(&out.stdout).contains("const ICP_NAME: &str = \"<stdin>\";"),
         "no <stdin> name"
@@ -758,11 +758,15 @@ fn python_chess_drives_every_engine() {
         "python-chess is missing: run `bash benches/setup.sh` first"
     );
     for (what, command) in engines() {
-        let out = Command::new(&python)
-            .arg(support::root().join("tests/cheg_python_chess.py"))
-            .args(command)
-            .output()
-            .unwrap();
+        // Several searches and a game with a clock: five times a
+        // program's limit.
+        let out = support::output_limited(
+            Command::new(&python)
+                .arg(support::root().join("tests/cheg_python_chess.py"))
+                .args(command),
+            support::time_limit() * 5,
+            &what,
+        );
         assert!(
             out.status.success(),
             "{what}:\n{}\n{}",

@@ -170,7 +170,7 @@ fn a_closed_pipe_ends_quietly() {
         .spawn()
         .unwrap();
     drop(child.stdout.take()); // the reader goes away at once
-    let out = child.wait_with_output().unwrap();
+    let out = support::wait_limited(child, support::time_limit(), concat!(file!(), ":", line!()));
     assert_eq!(text(&out.stderr), "", "no message");
     assert_eq!(out.status.code(), Some(0));
 }
@@ -224,7 +224,7 @@ fn runtime_errors_exit_1_with_one_line() {
         .unwrap();
     use std::io::Write;
     child.stdin.take().unwrap().write_all(b"abc").unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = support::wait_limited(child, support::time_limit(), concat!(file!(), ":", line!()));
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(text(&out.stdout), "before\n");
     assert_eq!(
@@ -657,7 +657,11 @@ fn trace_and_board_go_to_standard_error() {
             .and_then(|mut child| {
                 use std::io::Write;
                 child.stdin.take().unwrap().write_all(prog.as_bytes())?;
-                child.wait_with_output()
+                Ok(support::wait_limited(
+                    child,
+                    support::time_limit(),
+                    concat!(file!(), ":", line!()),
+                ))
             })
             .unwrap();
         (out.status.code(), text(&out.stdout), text(&out.stderr))

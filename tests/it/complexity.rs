@@ -8,6 +8,7 @@
 //! embeds); the generated C carries its own runtime, so it is compiled with
 //! `cc` and run too (skipped, with a note, when no `cc` is found).
 
+use crate::support;
 use icp2c::Outcome;
 use icp2c::lang::icp::{self, backend};
 use std::io::Write;
@@ -120,7 +121,7 @@ fn generated_c_slides_do_not_walk_the_distance() {
     let input = input();
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
+    let out = support::wait_limited(child, support::time_limit(), concat!(file!(), ":", line!()));
     feeder.join().unwrap().unwrap();
     assert!(out.status.success());
     assert_eq!(String::from_utf8(out.stdout).unwrap(), expected());

@@ -729,12 +729,14 @@ fn memory_exhaustion_is_a_runtime_error() {
     let dir = scratch_dir("oom");
     for (target, exe) in build_both(&checked.program, "push.fin", &dir, "push", "-O2") {
         let exe = exe.unwrap_or_else(|e| panic!("{e}"));
-        let out = Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 8000 && exec \"$0\" < /dev/null")
-            .arg(&exe)
-            .output()
-            .unwrap();
+        let out = crate::support::output_limited(
+            Command::new("sh")
+                .arg("-c")
+                .arg("ulimit -v 8000 && exec \"$0\" < /dev/null")
+                .arg(&exe),
+            crate::support::time_limit(),
+            &exe.display().to_string(),
+        );
         assert_eq!(
             (
                 out.status.code(),

@@ -72,7 +72,8 @@ fn write_failures_end_the_same_way_everywhere() {
                 .write(true)
                 .open("/dev/full")
                 .unwrap();
-            let out = command(&argv).stdout(full).output().unwrap();
+            let child = command(&argv).stdout(full).spawn().unwrap();
+            let out = support::wait_limited(child, support::time_limit(), &shown);
             assert_eq!(
                 (
                     out.status.code(),
@@ -87,7 +88,8 @@ fn write_failures_end_the_same_way_everywhere() {
             let mut first = [0u8; 10];
             stdout.read_exact(&mut first).unwrap();
             drop(stdout);
-            let out = child.wait_with_output().unwrap();
+            let out =
+                support::wait_limited(child, support::time_limit(), concat!(file!(), ":", line!()));
             assert_eq!(
                 (
                     out.status.code(),

@@ -394,7 +394,11 @@ fn a_100_mb_number_is_read_as_a_stream_in_every_back_end() {
                     let _ = stdin.write_all(&chunk[..SIZE % chunk.len()]);
                     let _ = stdin.write_all(tail);
                 });
-                let out = child.wait_with_output().unwrap();
+                let out = support::wait_limited(
+                    child,
+                    support::time_limit(),
+                    concat!(file!(), ":", line!()),
+                );
                 writer.join().unwrap();
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 let status = out.status.code();

@@ -420,7 +420,11 @@ fn c_runtime_unit_tests_pass() {
         "tests/c/runtime_test.c does not build:\n{}",
         String::from_utf8_lossy(&built.stderr)
     );
-    let run = Command::new(&exe).arg("100").output().expect("runs");
+    let run = crate::support::output_limited(
+        Command::new(&exe).arg("100"),
+        crate::support::time_limit(),
+        "tests/c/runtime_test.c",
+    );
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(
         run.status.success(),

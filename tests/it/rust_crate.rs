@@ -209,7 +209,12 @@ fn a_generated_crate_is_a_dependency_and_runs_inside_a_workspace() {
             .unwrap();
         use std::io::Write;
         child.stdin.take().unwrap().write_all(input).unwrap();
-        let out = child.wait_with_output().unwrap();
+        // The build too: ten times a program's limit.
+        let out = support::wait_limited(
+            child,
+            support::time_limit() * 10,
+            concat!(file!(), ":", line!()),
+        );
         assert!(
             out.status.success(),
             "cargo run in {}:\n{}",

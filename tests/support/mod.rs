@@ -7,9 +7,11 @@ pub mod batch;
 pub mod cheg_gen;
 pub mod progen;
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+use wait_timeout::ChildExt;
 
 /// Strict C flags every generated C file must pass (cbindgen-style).
 pub const CFLAGS: &[&str] = &[
@@ -96,7 +98,62 @@ pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
     out
 }
 
-/// Runs `exe` with `input` on stdin.
+/// How long one run of a program in a test may take before it is killed
+/// and its test fails: a program that loops (a mutant, a regression)
+/// fails its test instead of hanging the suite. 120 s, far above any
+/// test's program in a debug build; `ICP2C_TEST_TIME_LIMIT` (seconds)
+/// sets another.
+pub fn time_limit() -> Duration {
+    let seconds = std::env::var("ICP2C_TEST_TIME_LIMIT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(120);
+    Duration::from_secs(seconds)
+}
+
+/// Waits at most `limit` for `child` to end, reading its standard output
+/// and error (those that are piped) meanwhile. A child still running then
+/// is killed, and the test panics, naming `what`. The caller feeds or
+/// closes standard input itself.
+pub fn wait_limited(mut child: Child, limit: Duration, what: &str) -> Output {
+    fn drain(pipe: Option<impl Read + Send + 'static>) -> std::thread::JoinHandle<Vec<u8>> {
+        std::thread::spawn(move || {
+            let mut all = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut all);
+            }
+            all
+        })
+    }
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    match child.wait_timeout(limit).unwrap() {
+        Some(status) => Output {
+            status,
+            stdout: stdout.join().unwrap(),
+            stderr: stderr.join().unwrap(),
+        },
+        None => {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} still ran after {} s: killed", limit.as_secs());
+        }
+    }
+}
+
+/// `command.output()` with the time limit of [`wait_limited`]: standard
+/// input empty, output and error captured.
+pub fn output_limited(command: &mut Command, limit: Duration, what: &str) -> Output {
+    let child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+    wait_limited(child, limit, what)
+}
+
+/// Runs `exe` with `input` on stdin, within [`time_limit`].
 pub fn run_exe(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
     let mut child = Command::new(exe)
         .args(args)
@@ -110,7 +167,7 @@ pub fn run_exe(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
     let feeder = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let out = child.wait_with_output().unwrap();
+    let out = wait_limited(child, time_limit(), &exe.display().to_string());
     feeder.join().unwrap();
     Ran {
         status: out.status.code().unwrap_or(-1),
@@ -303,12 +360,16 @@ pub fn uci_session(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
         }
         all
     });
-    // Waits for a line for which `done` is true (or for the engine's end).
-    let wait = |done: &dyn Fn(&[u8]) -> bool| {
-        while let Ok(line) = lines.recv() {
-            if done(&line) {
-                break;
-            }
+    // Waits for a line for which `done` is true (or for the engine's end);
+    // false if the session's time limit passed first.
+    let deadline = std::time::Instant::now() + time_limit();
+    let wait = |done: &dyn Fn(&[u8]) -> bool| loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) if done(&line) => return true,
+            Ok(_) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return true,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => return false,
         }
     };
     let bestmove = |line: &[u8]| line.starts_with(b"bestmove");
@@ -319,25 +380,45 @@ pub fn uci_session(exe: &Path, args: &[&str], input: &[u8]) -> Ran {
         }
         let text = String::from_utf8_lossy(line);
         let words: Vec<&str> = text.split_whitespace().collect();
-        match words.first().copied() {
+        let answered = match words.first().copied() {
             Some("go") if words.contains(&"perft") => wait(&|l: &[u8]| {
                 l.starts_with(b"Nodes searched")
                     || l.starts_with(b"info string error: go perft")
                     || l.starts_with(b"info string error: no position")
             }),
             Some("go") if words.contains(&"infinite") || words.contains(&"ponder") => {
-                open_search = true
+                open_search = true;
+                true
             }
             Some("go") => wait(&bestmove),
             Some("stop" | "ponderhit" | "quit") if open_search => {
                 open_search = false;
-                wait(&bestmove);
+                wait(&bestmove)
             }
-            _ => {}
+            _ => true,
+        };
+        if !answered {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{}: no answer to {:?} within {} s: killed",
+                exe.display(),
+                text.trim_end(),
+                time_limit().as_secs()
+            );
         }
     }
     drop(stdin);
-    let status = child.wait().unwrap();
+    let left = deadline.saturating_duration_since(std::time::Instant::now());
+    let Some(status) = child.wait_timeout(left).unwrap() else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!(
+            "{}: still ran {} s after its session began: killed",
+            exe.display(),
+            time_limit().as_secs()
+        );
+    };
     Ran {
         status: status.code().unwrap_or(-1),
         stdout: reader.join().unwrap(),
