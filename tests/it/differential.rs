@@ -12,8 +12,8 @@
 //! playing the game on the runtime while generating. Inputs include `*`
 //! reads, end of input and bad input text.
 //!
-//! CI runs a fixed seed and `ICP2C_DIFF_PROGRAMS` (default 100) programs
-//! of each language; set it higher to run more, and `ICP2C_DIFF_SEED` to
+//! CI runs a fixed seed and `ICP2C_DIFF_PROGRAMS` programs of each language
+//! (default 30 in a debug build, 100 in release: `support::scale`); set it higher to run more, and `ICP2C_DIFF_SEED` to
 //! explore other seeds. `ICP2C_SANITIZE=1` builds the C with ASan and
 //! UBSan and compares only the C (tests/sanitize.sh does). The Rust of
 //! up to 120 programs is built as one executable (tests/support/batch.rs).
@@ -44,7 +44,7 @@ fn env_number(name: &str, default: u64) -> u64 {
 }
 
 fn programs_per_language() -> usize {
-    env_number("ICP2C_DIFF_PROGRAMS", 100) as usize
+    env_number("ICP2C_DIFF_PROGRAMS", crate::support::scale(30, 100) as u64) as usize
 }
 
 fn seed() -> u64 {

@@ -8,7 +8,8 @@
 //!
 //! The regression corpus tests/fuzz-corpus/{icp,fin,cheg}/ (hostile inputs and
 //! anything the fuzzer ever found) runs first, whole. Then a fixed-seed
-//! batch: `ICP2C_FUZZ_CASES` (default 3000 per language) executions; set it
+//! batch: `ICP2C_FUZZ_CASES` executions per language (default 600 in a debug
+//! build, 3000 in release: `support::scale`); set it
 //! higher to fuzz more, `ICP2C_FUZZ_SEED` for other seeds. A failing input
 //! is written to target/fuzz-failures/ for adding to the corpus.
 
@@ -506,7 +507,7 @@ fn fuzz_cases() -> usize {
     std::env::var("ICP2C_FUZZ_CASES")
         .ok()
         .map(|v| v.trim().parse().expect("ICP2C_FUZZ_CASES must be a number"))
-        .unwrap_or(3000)
+        .unwrap_or_else(|| crate::support::scale(600, 3000))
 }
 
 fn fuzz_seed() -> u64 {

@@ -4,7 +4,8 @@
 //! several pieces, far pieces and the i64 edge) run with and without it
 //! give the same output, exit status and, under `--max-steps`, stop at
 //! the same statement; generated C and Rust (optimised) agree with the
-//! interpreter. `ICP2C_OPT_PROGRAMS` (default 300) sets how many.
+//! interpreter. `ICP2C_OPT_PROGRAMS` sets how many
+//! (default 100 in a debug build, 300 in release: `support::scale`).
 
 use crate::support;
 
@@ -80,7 +81,7 @@ fn count() -> usize {
     std::env::var("ICP2C_OPT_PROGRAMS")
         .ok()
         .and_then(|n| n.parse().ok())
-        .unwrap_or(300)
+        .unwrap_or_else(|| support::scale(100, 300))
 }
 
 #[test]

@@ -171,7 +171,7 @@ fn programs_at_the_layout_limits_are_rustfmt_clean() {
 #[test]
 fn random_cheg_programs_are_rustfmt_clean() {
     let mut rng = support::progen::Rng(0x00c4_e6f0);
-    let programs: Vec<(String, String)> = (0..60)
+    let programs: Vec<(String, String)> = (0..support::scale(15, 60))
         .map(|i| {
             let source = support::progen::generate(Language::Cheg, &mut rng, 6 + i % 20).source;
             (format!("random{i}.cheg"), source)

@@ -98,6 +98,14 @@ pub fn cases(dirs: &[&str], ext: &str) -> Vec<Case> {
     out
 }
 
+/// The size of a random test: `quick` in a debug build (the README's
+/// `cargo test`, which must stay quick), `full` in a release build of the
+/// tests (`.ci/run` runs these tests again so, at full size, after the
+/// quick suite).
+pub fn scale(quick: usize, full: usize) -> usize {
+    if cfg!(debug_assertions) { quick } else { full }
+}
+
 /// How long one run of a program in a test may take before it is killed
 /// and its test fails: a program that loops (a mutant, a regression)
 /// fails its test instead of hanging the suite. 120 s, far above any
