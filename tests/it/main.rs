@@ -23,6 +23,7 @@ mod e2e;
 mod finvara;
 mod fmt;
 mod fuzz;
+mod generated_bytes;
 mod icp_chunks;
 mod injection;
 mod lsp;
