@@ -24,6 +24,7 @@ mod finvara;
 mod fmt;
 mod fuzz;
 mod icp_chunks;
+mod icp_twins;
 mod injection;
 mod lsp;
 mod opt;
