@@ -25,6 +25,7 @@ mod fmt;
 mod fuzz;
 mod generated_bytes;
 mod icp_chunks;
+mod icp_twins;
 mod injection;
 mod lsp;
 mod opt;
