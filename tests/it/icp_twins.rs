@@ -87,12 +87,6 @@
 //! test's scripts to see each. Every run of the driver is stopped after
 //! [`C_TIMEOUT`]: a mutant that loops fails with its script's seed.
 //!
-//! Found while writing it (not a C/Rust difference, and not fixed here):
-//! a step with a component `i64::MIN` panics in debug builds of the Rust
-//! runtime (`abs()` in `slide_run`, `steps_freely`, `Segment::of_slide`;
-//! and earlier in the optimiser, `opt.rs`'s `slide_paths`); see
-//! [`ODD_STEPS`].
-//!
 //! To add an operation: a line in the table above, an arm in
 //! [`Twin::op`], a branch in `main` of `tests/c/icp_twins.c`, and a case
 //! in [`Gen::op`].
@@ -555,12 +549,9 @@ const JUMPS: [(i64, i64); 8] = [
     (-1, 2),
 ];
 
-/// Steps no piece takes, or takes only in part. No component is
-/// `i64::MIN`: the Rust runtime's `slide_run`, `steps_freely` and
-/// `Segment::of_slide` take `abs()` of a step, which panics (debug
-/// builds: `attempt to negate with overflow`) on `slide 0 -9223372036854775808 1 5`
-/// with one king-less knight or rook named 0 (the C twin, and release
-/// builds, see no step there); relative moves (`mby`) take it, below.
+/// Steps no piece takes, or takes only in part; components of
+/// `i64::MIN` among them (the Rust runtime once took `abs()` of a step,
+/// which overflows there: tests/programs/icp/least_i64_steps.icp).
 const ODD_STEPS: &[(i64, i64)] = &[
     (0, 0),
     (0, 2),
@@ -570,6 +561,10 @@ const ODD_STEPS: &[(i64, i64)] = &[
     (i64::MAX, 0),
     (i64::MIN + 1, 1),
     (1, i64::MAX),
+    (i64::MIN, 0),
+    (i64::MIN, 1),
+    (-1, i64::MIN),
+    (i64::MIN, i64::MIN),
 ];
 
 /// Relative moves whose sums overflow i64 from almost any square.

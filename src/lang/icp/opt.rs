@@ -228,7 +228,7 @@ impl Placed {
     /// push), and a knight's jumps.
     pub fn slide_paths(&self, name: NameId, drow: i64, dcol: i64) -> (bool, bool) {
         let n = self.name(name);
-        let unit = (drow, dcol) != (0, 0) && drow.abs() <= 1 && dcol.abs() <= 1;
+        let unit = (drow, dcol) != (0, 0) && drow.unsigned_abs() <= 1 && dcol.unsigned_abs() <= 1;
         let straight = drow == 0 || dcol == 0;
         let along = |kinds: u8| {
             let lines = if straight {
@@ -240,7 +240,7 @@ impl Placed {
         };
         let push = |colour: usize| n[colour] & PAWN != 0 && dcol == 0 && drow == [1, -1][colour];
         let line = along(n[0] | n[1]) || push(0) || push(1);
-        let jump = matches!((drow.abs(), dcol.abs()), (1, 2) | (2, 1));
+        let jump = matches!((drow.unsigned_abs(), dcol.unsigned_abs()), (1, 2) | (2, 1));
         (line, jump && (n[0] | n[1]) & KNIGHT != 0)
     }
 }

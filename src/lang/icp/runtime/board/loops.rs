@@ -115,8 +115,8 @@ impl Segment {
     /// (the landing squares: no square lies between); `None` for any
     /// other step (its squares are not followed: no round is skipped).
     fn of_slide(from: (i64, i64), v: (i64, i64), made: u64) -> Option<Segment> {
-        let unit = v != (0, 0) && v.0.abs() <= 1 && v.1.abs() <= 1;
-        let jump = matches!((v.0.abs(), v.1.abs()), (1, 2) | (2, 1));
+        let unit = v != (0, 0) && v.0.unsigned_abs() <= 1 && v.1.unsigned_abs() <= 1;
+        let jump = matches!((v.0.unsigned_abs(), v.1.unsigned_abs()), (1, 2) | (2, 1));
         (unit || jump).then(|| Segment {
             from: (from.0 as i128, from.1 as i128),
             dir: (v.0 as i128, v.1 as i128),

@@ -329,13 +329,13 @@ impl Board {
         }
         // @end king
         // @section slide_knight
-        let jump = matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1));
+        let jump = matches!((dr.unsigned_abs(), dc.unsigned_abs()), (1, 2) | (2, 1));
         if p.kind == KNIGHT && jump {
             return (self.live <= KNIGHT_SCAN).then(|| self.knight_run(slot, (dr, dc), most));
         }
         // @end slide_knight
         // @section slide_line
-        if (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1 {
+        if (dr, dc) != (0, 0) && dr.unsigned_abs() <= 1 && dc.unsigned_abs() <= 1 {
             return self.line_run(slot, p, (dr, dc), most);
         }
         // @end slide_line
@@ -652,13 +652,14 @@ impl Board {
             // @end pawn
             // @section knight
             KNIGHT => {
-                let jump = matches!((dr.abs(), dc.abs()), (1, 2) | (2, 1));
+                let jump = matches!((dr.unsigned_abs(), dc.unsigned_abs()), (1, 2) | (2, 1));
                 jump && self.live <= KNIGHT_SCAN
             }
             // @end knight
             // @section sliders
             kind if lines_of(kind) != 0 => {
-                let unit = (dr, dc) != (0, 0) && dr.abs() <= 1 && dc.abs() <= 1;
+                let (ar, ac) = (dr.unsigned_abs(), dc.unsigned_abs());
+                let unit = (ar, ac) != (0, 0) && ar <= 1 && ac <= 1;
                 let line = if dr == 0 || dc == 0 { 1 } else { 2 };
                 unit && lines_of(kind) & line != 0
             }
