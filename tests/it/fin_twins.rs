@@ -17,7 +17,9 @@
 //! input stream). Every line but a fault's ends with ` #` and the state
 //! after the operation: the game's cells (`-1` hole, `0` empty, `1 + 2 *
 //! kind + colour`), then ` |` and White's stack, ` |` and Black's, bottom
-//! first (` # -` before the first game):
+//! first (` # -` before the first game; `Game::board`, `Game::stack` /
+//! the `icp_game`'s `board` and `stacks`). The interpreter-only
+//! `take_stacks` and `set_stacks` have no C twin and are not used.
 //!
 //! | operation | runtime functions (Rust / C) | prints |
 //! | --- | --- | --- |
