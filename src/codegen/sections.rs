@@ -363,6 +363,159 @@ pub fn whole(text: &str, markers: Markers) -> Result<String, MarkerError> {
     Runtime::parse(text, markers).map(|rt| rt.all())
 }
 
+/// What the `api.rs` tests of every language share: whether a line
+/// defines an entry's symbol, and the check that each entry of a table
+/// is defined in its section of both runtimes.
+#[cfg(test)]
+pub(crate) mod entry_checks {
+    use super::{CORE, Entry, Runtime, Uses};
+
+    /// Whether a line of C defines `symbol`: a macro, a function (not its
+    /// prototype), a `static` variable, an enumerator, the end of a
+    /// `typedef` or a `struct`.
+    pub(crate) fn c_defines(line: &str, symbol: &str) -> bool {
+        let t = line.trim();
+        let word_then = |text: &str, after: char| {
+            text.match_indices(symbol).any(|(at, _)| {
+                let before = text[..at].chars().next_back();
+                let next = text[at + symbol.len()..].chars().next();
+                before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) && next == Some(after)
+            })
+        };
+        let enumerator = t.starts_with("enum {")
+            && t.split(['{', ',', '}']).any(|item| {
+                let item = item.trim();
+                item == symbol || item.starts_with(&format!("{symbol} ="))
+            });
+        let definer = t.starts_with("static ") || t.starts_with("ICP_API ");
+        enumerator
+            || t.strip_prefix("#define ").is_some_and(|rest| {
+                rest.strip_prefix(symbol)
+                    .is_some_and(|r| r.is_empty() || r.starts_with([' ', '(', '\t']))
+            })
+            || (!line.starts_with(' ')
+                && (definer || t.contains("static "))
+                && word_then(t, '(')
+                && !t.ends_with(';'))
+            || (definer && t.ends_with(&format!(" {symbol};")))
+            || t == format!("}} {symbol};")
+            || (t.starts_with("struct ") && word_then(t, ' '))
+    }
+
+    /// Whether a line of Rust defines `name`: an item (function or
+    /// method, type, trait, constant), an enum variant or a field.
+    pub(crate) fn rust_defines(line: &str, name: &str) -> bool {
+        let t = line.trim_start();
+        let t = t.strip_prefix("pub ").unwrap_or(t);
+        let item = ["fn ", "struct ", "enum ", "trait ", "type ", "const "]
+            .iter()
+            .any(|kw| {
+                t.strip_prefix(kw)
+                    .and_then(|rest| rest.strip_prefix(name))
+                    .is_some_and(|rest| {
+                        !rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')
+                    })
+            });
+        let variant_or_field = t.strip_prefix(name).is_some_and(|rest| {
+            rest.chars()
+                .next()
+                .is_some_and(|c| matches!(c, ',' | '(' | ' ' | ':'))
+        });
+        item || variant_or_field
+    }
+
+    /// Every entry of `entries` is in a section both runtimes have, and
+    /// its C symbol and the last segment of its Rust path (where it names
+    /// one) are defined in that section's regions (the core: what every
+    /// program carries).
+    pub(crate) fn assert_entries_defined(c: &Runtime<'_>, rust: &Runtime<'_>, entries: &[Entry]) {
+        let core = [c.select(&Uses::new()), rust.select(&Uses::new())];
+        for e in entries {
+            assert!(!e.rust.is_empty() || !e.c.is_empty(), "{e:?} names nothing");
+            for (i, (runtime, target, symbol)) in [(c, "C", e.c), (rust, "Rust", e.rust)]
+                .into_iter()
+                .enumerate()
+            {
+                assert!(
+                    runtime.has_section(e.section),
+                    "{}: section {} is not in the {target} runtime",
+                    e.name,
+                    e.section
+                );
+                if symbol.is_empty() {
+                    continue;
+                }
+                let text = if e.section == CORE {
+                    core[i].clone()
+                } else {
+                    runtime.section_text(e.section)
+                };
+                let defined = match i {
+                    0 => text.lines().any(|l| c_defines(l, symbol)),
+                    _ => {
+                        let last = symbol.rsplit("::").next().unwrap_or(symbol);
+                        text.lines().any(|l| rust_defines(l, last))
+                    }
+                };
+                assert!(
+                    defined,
+                    "{}: {symbol} is not defined in a region of {} in the {target} runtime",
+                    e.name, e.section
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_definition_tests_tell_definitions_from_uses() {
+        assert!(c_defines(
+            "ICP_API int icp_place(uint32_t name, int colour,",
+            "icp_place"
+        ));
+        assert!(c_defines(
+            "static int64_t icp_current_label;",
+            "icp_current_label"
+        ));
+        assert!(c_defines("#define ICP_KING 0", "ICP_KING"));
+        assert!(!c_defines("#define ICP_KINGS 0", "ICP_KING"));
+        assert!(c_defines("} icp_loop_step;", "icp_loop_step"));
+        assert!(c_defines("enum { ICP_A, ICP_B = 2 };", "ICP_B"));
+        assert!(c_defines("struct icp_node {", "icp_node"));
+        assert!(c_defines(
+            "static long icp_play(icp_game *g, long pc, uint64_t turn,",
+            "icp_play"
+        ));
+        assert!(!c_defines(
+            "static void icp_die(int64_t label, const char *c);",
+            "icp_die"
+        ));
+        assert!(!c_defines(
+            "    return icp_place(name, 0, 0, 0, 0);",
+            "icp_place"
+        ));
+        assert!(!c_defines("static void icp_placed(int x) {", "icp_place"));
+        assert!(rust_defines("    pub fn place(", "place"));
+        assert!(rust_defines(
+            "pub fn write_text<W: std::io::Write>(",
+            "write_text"
+        ));
+        assert!(rust_defines("    Move(Name, i64, i64),", "Move"));
+        assert!(rust_defines("    White = 0,", "White"));
+        assert!(rust_defines(
+            "    EndOfInputInTarget,",
+            "EndOfInputInTarget"
+        ));
+        assert!(rust_defines("pub enum Step {", "Step"));
+        assert!(rust_defines("const ACT_ADD: i64 = 0;", "ACT_ADD"));
+        assert!(rust_defines("    pub turn: u64,", "turn"));
+        assert!(!rust_defines(
+            "        self.place(name, colour, kind, 0, 0)",
+            "place"
+        ));
+        assert!(!rust_defines("    fn placed(", "place"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

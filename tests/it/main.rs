@@ -20,6 +20,7 @@ mod debug;
 mod differential;
 mod docs;
 mod e2e;
+mod fin_twins;
 mod finvara;
 mod fmt;
 mod fuzz;

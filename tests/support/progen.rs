@@ -468,7 +468,7 @@ fn random_suffix(g: &mut IcpGen<'_>, labels: &[i64], k: usize) -> String {
 /// A random notation (§2.1) of nesting depth at most `depth`; `earlier`
 /// are the symbols defined before (for `"s"`), `all` every symbol (for
 /// promotions).
-fn notation(rng: &mut Rng, depth: u32, earlier: &[char], all: &[char]) -> String {
+pub fn notation(rng: &mut Rng, depth: u32, earlier: &[char], all: &[char]) -> String {
     let n = 1 + rng.below(if depth == 0 { 1 } else { 3 });
     let mut seq = String::new();
     for _ in 0..n {

@@ -885,6 +885,7 @@ pub const ENTRIES: &[Entry] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::sections::entry_checks::assert_entries_defined;
     use crate::codegen::sections::{Markers, Runtime, Uses};
     use crate::lang::cheg::backend;
     use std::collections::BTreeSet;
@@ -902,54 +903,6 @@ mod tests {
         Runtime::parse(rust_text(), Markers::Rust).expect("the Rust runtime's markers parse")
     }
 
-    /// Whether a line of C defines `symbol`: a macro, a function, a type.
-    fn c_defines(line: &str, symbol: &str) -> bool {
-        let t = line.trim_start();
-        let word_then = |text: &str, after: char| {
-            text.find(symbol).is_some_and(|at| {
-                let before = text[..at].chars().next_back();
-                let next = text[at + symbol.len()..].chars().next();
-                before.is_none_or(|c| !(c.is_alphanumeric() || c == '_')) && next == Some(after)
-            })
-        };
-        let enumerator = t.starts_with("enum {")
-            && t.split(['{', ',', '}']).any(|item| {
-                let item = item.trim();
-                item == symbol || item.starts_with(&format!("{symbol} ="))
-            });
-        enumerator
-            || t.strip_prefix("#define ").is_some_and(|rest| {
-                rest.starts_with(symbol) && !rest[symbol.len()..].starts_with('_')
-            })
-            || (!line.starts_with(' ')
-                && t.contains("static ")
-                && word_then(t, '(')
-                && !t.ends_with(';'))
-            || t == format!("}} {symbol};")
-            || (t.starts_with("struct ") && word_then(t, ' '))
-    }
-
-    /// Whether a line of Rust defines `name`: an item, a variant, a field.
-    fn rust_defines(line: &str, name: &str) -> bool {
-        let t = line.trim_start();
-        let t = t.strip_prefix("pub ").unwrap_or(t);
-        let item = ["fn ", "struct ", "enum ", "trait ", "type ", "const "]
-            .iter()
-            .any(|kw| {
-                t.strip_prefix(kw).is_some_and(|rest| {
-                    rest.starts_with(name)
-                        && !rest[name.len()..]
-                            .starts_with(|c: char| c.is_alphanumeric() || c == '_')
-                })
-            });
-        let variant_or_field = t.starts_with(name)
-            && t[name.len()..]
-                .chars()
-                .next()
-                .is_some_and(|c| matches!(c, ',' | '(' | ' ' | ':'));
-        item || variant_or_field
-    }
-
     #[test]
     fn every_entry_is_defined_in_its_section_of_both_runtimes() {
         let (c, rust) = (c_runtime(), rust_runtime());
@@ -962,48 +915,9 @@ mod tests {
         assert_eq!(rows, ENTRIES.len(), "a row is missing from ENTRIES");
         let names: BTreeSet<(&str, &str)> = ENTRIES.iter().map(|e| (e.name, e.section)).collect();
         assert_eq!(names.len(), ENTRIES.len(), "two rows are the same");
-        let c_core = c.select(&Uses::new());
-        let rust_core = rust.select(&Uses::new());
-        for e in ENTRIES {
-            assert!(!e.rust.is_empty() || !e.c.is_empty(), "{e:?} names nothing");
-            for (runtime, target) in [(&c, "C"), (&rust, "Rust")] {
-                assert!(
-                    runtime.has_section(e.section),
-                    "{}: section {} is not in the {target} runtime",
-                    e.name,
-                    e.section
-                );
-            }
-            if !e.c.is_empty() {
-                let text = if e.section == "core" {
-                    c_core.clone()
-                } else {
-                    c.section_text(e.section)
-                };
-                assert!(
-                    text.lines().any(|l| c_defines(l, e.c)),
-                    "{}: {} is not defined in a region of {} in the C runtime",
-                    e.name,
-                    e.c,
-                    e.section
-                );
-            }
-            if !e.rust.is_empty() {
-                let last = e.rust.rsplit("::").next().unwrap_or(e.rust);
-                let text = if e.section == "core" {
-                    rust_core.clone()
-                } else {
-                    rust.section_text(e.section)
-                };
-                assert!(
-                    text.lines().any(|l| rust_defines(l, last)),
-                    "{}: {} is not defined in a region of {} in the Rust runtime",
-                    e.name,
-                    e.rust,
-                    e.section
-                );
-            }
-        }
+        // Each in its section of both runtimes (the check every language's
+        // table shares: `sections::entry_checks`).
+        assert_entries_defined(&c, &rust, ENTRIES);
         // The interpreter-only regions are in no selection a back end makes.
         let all: Vec<&str> = ENTRIES.iter().map(|e| e.section).collect();
         let mut uses = Uses::new();

@@ -89,3 +89,64 @@ pub const ENTRIES: [Entry; 10] = [
     PLAY, PLACE, INPUT, OUTPUT, ACTIONS[0], ACTIONS[1], ACTIONS[2], ACTIONS[3], ACTIONS[4],
     ACTIONS[5],
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codegen::sections::entry_checks::assert_entries_defined;
+    use crate::codegen::sections::{Markers, Runtime, Uses};
+    use crate::lang::finvara::backend;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_entry_is_defined_in_its_section_of_both_runtimes() {
+        let c =
+            Runtime::parse(backend::C_RUNTIME, Markers::C).expect("the C runtime's markers parse");
+        let rust = backend::rust_sections();
+        // Every row is in the table: the named ones and the actions.
+        let source = include_str!("api.rs");
+        let rows = source
+            .lines()
+            .filter(|l| l.starts_with("pub const ") && l.contains(": Entry"))
+            .count();
+        assert_eq!(
+            rows + ACTIONS.len(),
+            ENTRIES.len(),
+            "a row is missing from ENTRIES"
+        );
+        let names: BTreeSet<&str> = ENTRIES.iter().map(|e| e.name).collect();
+        assert_eq!(names.len(), ENTRIES.len(), "two rows have one name");
+        for a in ACTIONS {
+            assert!(names.contains(a.name), "{} is not in ENTRIES", a.name);
+        }
+        // Each in its section of both runtimes (the check every language's
+        // table shares: `sections::entry_checks`).
+        assert_entries_defined(&c, &rust, &ENTRIES);
+        // The actions in the order of their numbers (§4: a value mod 6).
+        for (i, a) in ACTIONS.iter().enumerate() {
+            let c_text = c.section_text(a.section);
+            let rust_text = rust.section_text(a.section);
+            assert!(
+                c_text.lines().any(|l| l == format!("#define {} {i}", a.c)),
+                "{} is not action {i} in C",
+                a.c
+            );
+            assert!(
+                rust_text
+                    .lines()
+                    .any(|l| l == format!("const {}: i64 = {i};", a.rust)),
+                "{} is not action {i} in Rust",
+                a.rust
+            );
+        }
+        // The interpreter-only regions are in no selection a back end makes.
+        let mut uses = Uses::new();
+        for e in &ENTRIES {
+            uses.add(e);
+        }
+        for runtime in [&c, &rust] {
+            assert!(!runtime.reach(&uses).contains("interpreter"));
+        }
+        assert!(rust.has_section("interpreter"));
+    }
+}

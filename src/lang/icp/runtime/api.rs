@@ -337,110 +337,19 @@ pub fn method(path: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codegen::sections::entry_checks::assert_entries_defined;
     use crate::codegen::sections::{Markers, Runtime};
     use crate::lang::icp::backend::{c, rust};
 
-    /// The runtimes as the back ends cut them: the C runtime after the C
-    /// prelude (whose sections it needs), the Rust one without its tests.
-    fn runtimes() -> [(Runtime<'static>, Markers); 2] {
-        [
-            (Runtime::parse(c::RUNTIME, Markers::C).unwrap(), Markers::C),
-            (
-                Runtime::parse(rust::runtime_source(), Markers::Rust).unwrap(),
-                Markers::Rust,
-            ),
-        ]
-    }
-
-    /// Whether `line` defines the C symbol `name`: a macro, a function (not
-    /// its prototype), a `static` variable or the end of a `typedef`.
-    fn defines_c(line: &str, name: &str) -> bool {
-        let t = line.trim();
-        t.starts_with(&format!("#define {name} "))
-            || t == format!("}} {name};")
-            || ((t.starts_with("static ") || t.starts_with("ICP_API "))
-                && (t.contains(&format!(" {name}(")) && !t.ends_with(';')
-                    || t.ends_with(&format!(" {name};"))))
-    }
-
-    /// Whether `line` defines the Rust item `name`: a function or method,
-    /// a type, or an enum variant.
-    fn defines_rust(line: &str, name: &str) -> bool {
-        let t = line.trim().trim_start_matches("pub ");
-        ["fn ", "enum ", "struct ", "type "].iter().any(|k| {
-            t.strip_prefix(k)
-                .and_then(|rest| rest.strip_prefix(name))
-                .is_some_and(|rest| rest.starts_with(['(', '<', ' ']))
-        }) || [",", "(", " ="]
-            .iter()
-            .any(|end| t.starts_with(&format!("{name}{end}")))
-    }
-
+    /// Every entry is defined in its section of both runtimes, as the back
+    /// ends cut them: the C runtime after the C prelude (whose sections it
+    /// needs), the Rust one without its tests (the check is shared with
+    /// the other languages' tables: `sections::entry_checks`).
     #[test]
     fn both_runtimes_parse_and_hold_every_entry_in_its_section() {
-        for (runtime, markers) in runtimes() {
-            for entry in ENTRIES {
-                assert!(
-                    runtime.has_section(entry.section),
-                    "{markers:?}: no section {} ({})",
-                    entry.section,
-                    entry.name
-                );
-                let text = runtime.section_text(entry.section);
-                let defined = match markers {
-                    Markers::C => text.lines().any(|l| defines_c(l, entry.c)),
-                    Markers::Rust => text.lines().any(|l| defines_rust(l, method(entry.rust))),
-                };
-                let symbol = match markers {
-                    Markers::C => entry.c,
-                    Markers::Rust => entry.rust,
-                };
-                assert!(
-                    defined,
-                    "{markers:?}: {symbol} ({}) is not defined in section {}",
-                    entry.name, entry.section
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn the_definition_tests_tell_definitions_from_uses() {
-        assert!(defines_c(
-            "ICP_API int icp_place(uint32_t name, int colour,",
-            "icp_place"
-        ));
-        assert!(defines_c(
-            "static int64_t icp_current_label;",
-            "icp_current_label"
-        ));
-        assert!(defines_c("#define ICP_KING 0", "ICP_KING"));
-        assert!(defines_c("} icp_loop_step;", "icp_loop_step"));
-        assert!(!defines_c(
-            "static void icp_die(int64_t label, const char *c);",
-            "icp_die"
-        ));
-        assert!(!defines_c(
-            "    return icp_place(name, 0, 0, 0, 0);",
-            "icp_place"
-        ));
-        assert!(defines_rust("    pub fn place(", "place"));
-        assert!(defines_rust(
-            "pub fn write_text<W: std::io::Write>(",
-            "write_text"
-        ));
-        assert!(defines_rust("    Move(Name, i64, i64),", "Move"));
-        assert!(defines_rust("    White = 0,", "White"));
-        assert!(defines_rust(
-            "    EndOfInputInTarget,",
-            "EndOfInputInTarget"
-        ));
-        assert!(defines_rust("pub enum Step {", "Step"));
-        assert!(!defines_rust(
-            "        self.place(name, colour, kind, 0, 0)",
-            "place"
-        ));
-        assert!(!defines_rust("    fn placed(", "place"));
+        let c = Runtime::parse(c::RUNTIME, Markers::C).unwrap();
+        let rust = Runtime::parse(rust::runtime_source(), Markers::Rust).unwrap();
+        assert_entries_defined(&c, &rust, ENTRIES);
     }
 
     #[test]
