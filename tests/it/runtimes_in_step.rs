@@ -1,8 +1,9 @@
-//! Each language's two runtimes, `src/lang/<lang>/runtime/board.rs` and
-//! its C port `board.c` (each with its parts `board/*.rs` and `board/*.c`
-//! where the runtime is cut by concern), kept in step mechanically: this
-//! test parses both and fails when a constant or a message they share
-//! differs.
+//! Each language's twin runtimes, kept in step mechanically: all five
+//! pairs, InfChessPro's and Finvara's `runtime/board.rs` with its C port
+//! `board.c`, and CHEG's `chess`, `engine` and `uci` (each file with its
+//! parts, `NAME/*.rs` and `NAME/*.c`, where a runtime is cut by concern).
+//! This test parses both sides and fails when a constant or a message they
+//! share differs.
 //!
 //! - Constants: every `const NAME` of the Rust runtime whose C twin
 //!   `#define ICP_NAME` exists must have the same value; the names each
@@ -12,7 +13,7 @@
 //!   section reference `(§N)` (the error causes), and every `&str`
 //!   constant, must appear in the C runtime (C literals are concatenated,
 //!   octal escapes decoded, `ICP_SECT` read as `§`, and a `%" PRId64 "`
-//!   conversion matches Rust's `{}`).
+//!   conversion matches Rust's `{}` or `{NAME}`).
 //!
 //! Also: the C runtime unit tests (`tests/c/runtime_test.c`) are compiled
 //! with `cc` and run here.
@@ -24,6 +25,10 @@ use std::process::Command;
 /// One language's runtimes and the constants that must be in both.
 struct Runtimes {
     folder: &'static str,
+    /// The runtime's files in `runtime/` (each `NAME.rs` with its C twin
+    /// `NAME.c`, and the parts each `include!`s from `NAME/`), compared as
+    /// one text per side.
+    files: &'static [&'static str],
     required: &'static [&'static str],
     /// Messages the C back end takes from the Rust runtime when it
     /// generates the C (so they are written once, in Rust), rather than
@@ -34,6 +39,7 @@ struct Runtimes {
 const RUNTIMES: &[Runtimes] = &[
     Runtimes {
         folder: "icp",
+        files: &["board"],
         required: &[
             "NIL",
             "MAX_SLOTS",
@@ -46,6 +52,7 @@ const RUNTIMES: &[Runtimes] = &[
     },
     Runtimes {
         folder: "finvara",
+        files: &["board"],
         required: &[
             "OP_END",
             "OP_LEAP",
@@ -84,6 +91,41 @@ const RUNTIMES: &[Runtimes] = &[
         ],
         generated: &[],
     },
+    Runtimes {
+        folder: "cheg",
+        files: &["chess", "engine", "uci"],
+        required: &[
+            "BLACK_BIT",
+            "BLACK_KINGSIDE",
+            "BLACK_QUEENSIDE",
+            "BOUND_EXACT",
+            "BOUND_LOWER",
+            "BOUND_UPPER",
+            "DEFAULT_DEPTH",
+            "DEFAULT_HASH",
+            "ENTRY_BYTES",
+            "MATE",
+            "MAX_CALLS",
+            "MAX_DEPTH",
+            "MAX_HASH",
+            "MAX_LINE",
+            "MAX_MOVE_OVERHEAD",
+            "MAX_PENDING",
+            "MAX_PERFT",
+            "MAX_PLY",
+            "MAX_STATEMENTS",
+            "MOVE_OVERHEAD",
+            "POLL_INTERVAL",
+            "WHITE_KINGSIDE",
+            "WHITE_QUEENSIDE",
+            "ZOBRIST_CASTLING",
+            "ZOBRIST_EN_PASSANT",
+            "ZOBRIST_SEED",
+            "ZOBRIST_SIDE",
+            "ZOBRIST_SIZE",
+        ],
+        generated: &[],
+    },
 ];
 
 fn root() -> PathBuf {
@@ -94,20 +136,25 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// A runtime as generated code carries it: `board.rs` (without its unit
-/// tests, which may write anything) or `board.c`, then the parts that
-/// `board.rs` `include!`s (`board/*.rs`, or their C twins `board/*.c`), in
-/// its order, a blank line between.
-fn runtime(dir: &Path, ext: &str) -> String {
-    let rust = read(&dir.join("board.rs"));
-    let own = read(&dir.join(format!("board.{ext}")));
-    let mut text = own.split("#[cfg(test)]").next().unwrap_or(&own).to_string();
-    for line in rust.lines() {
-        let part = line.strip_prefix("include!(\"board/");
-        if let Some(part) = part.and_then(|p| p.strip_suffix(".rs\");")) {
-            text.push('\n');
-            text.push_str(&read(&dir.join(format!("board/{part}.{ext}"))));
+/// A runtime as generated code carries it: for each of `files`, `NAME.rs`
+/// (without its unit tests, which may write anything) or `NAME.c`, then
+/// the parts that `NAME.rs` `include!`s (`NAME/*.rs`, or their C twins
+/// `NAME/*.c`), in its order, a blank line between.
+fn runtime(dir: &Path, files: &[&str], ext: &str) -> String {
+    let mut text = String::new();
+    for name in files {
+        let rust = read(&dir.join(format!("{name}.rs")));
+        let own = read(&dir.join(format!("{name}.{ext}")));
+        text.push_str(own.split("#[cfg(test)]").next().unwrap_or(&own));
+        let prefix = format!("include!(\"{name}/");
+        for line in rust.lines() {
+            let part = line.strip_prefix(prefix.as_str());
+            if let Some(part) = part.and_then(|p| p.strip_suffix(".rs\");")) {
+                text.push('\n');
+                text.push_str(&read(&dir.join(format!("{name}/{part}.{ext}"))));
+            }
         }
+        text.push('\n');
     }
     text
 }
@@ -117,7 +164,23 @@ fn runtime(dir: &Path, ext: &str) -> String {
 fn normalise(value: &str) -> String {
     let v = value.trim().trim_end_matches(';').trim();
     let v = v.replace("UINT32_MAX", "u32::MAX").replace(" as usize", "");
-    let v: String = v.chars().filter(|c| !c.is_whitespace()).collect();
+    // No comments (C: `30 /* ms */`), blanks or digit separators (`1_000`).
+    let v = match v.find("/*") {
+        Some(at) => &v[..at],
+        None => v.as_str(),
+    };
+    let v: String = v
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '_')
+        .collect();
+    // A shift of two integers (`1 << 20`) is its value.
+    let v = match v
+        .split_once("<<")
+        .map(|(a, b)| (a.parse::<u64>(), b.parse::<u32>()))
+    {
+        Some((Ok(a), Ok(b))) if b < 64 => (a << b).to_string(),
+        _ => v,
+    };
     let mut v = v.as_str();
     while v.starts_with('(') && v.ends_with(')') && balanced(&v[1..v.len() - 1]) {
         v = &v[1..v.len() - 1];
@@ -320,6 +383,28 @@ fn c_defines(text: &str) -> BTreeMap<String, String> {
     out
 }
 
+/// A Rust format string as its C twin writes it: each `{}` or `{NAME}` an
+/// integer conversion, `%d`.
+fn c_format(message: &str) -> String {
+    let mut out = String::new();
+    let mut rest = message;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        match rest[open..].find('}') {
+            Some(close) => {
+                out.push_str("%d");
+                rest = &rest[open + close + 1..];
+            }
+            None => {
+                rest = &rest[open..];
+                break;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The differences between one language's runtimes (empty: in step).
 fn differences(rust: &str, c: &str, required: &[&str], generated: &[&str]) -> Vec<String> {
     let mut problems = Vec::new();
@@ -350,7 +435,7 @@ fn differences(rust: &str, c: &str, required: &[&str], generated: &[&str]) -> Ve
         .filter(|s| s.ends_with(')') && s.contains("(§"))
         .filter(|s| !generated.contains(&s.as_str()));
     for message in messages {
-        let wanted = message.replace("{}", "%d");
+        let wanted = c_format(&message);
         if !c_text.contains(&wanted) {
             problems.push(format!("message {message:?} is not in the C runtime"));
         }
@@ -362,13 +447,14 @@ fn differences(rust: &str, c: &str, required: &[&str], generated: &[&str]) -> Ve
 fn each_language_has_its_c_and_rust_runtimes_in_step() {
     for r in RUNTIMES {
         let dir = root().join("src/lang").join(r.folder).join("runtime");
-        let rust = runtime(&dir, "rs");
-        let c = runtime(&dir, "c");
+        let rust = runtime(&dir, r.files, "rs");
+        let c = runtime(&dir, r.files, "c");
         let problems = differences(&rust, &c, r.required, r.generated);
         assert!(
             problems.is_empty(),
-            "src/lang/{}/runtime: board.rs and board.c differ:\n  {}",
+            "src/lang/{}/runtime: the Rust and C runtimes ({}) differ:\n  {}",
             r.folder,
+            r.files.join(", "),
             problems.join("\n  ")
         );
     }
@@ -392,6 +478,12 @@ fn the_check_itself_sees_a_difference() {
     assert_eq!(
         normalise("(UINT32_MAX - 1u)"),
         normalise("(u32::MAX - 1) as usize")
+    );
+    assert_eq!(normalise("1 << 20"), normalise("1048576"));
+    assert_eq!(normalise("1_000"), normalise("1000 /* calls */"));
+    assert_eq!(
+        c_format("more than {MAX} in {} (§5)"),
+        "more than %d in %d (§5)"
     );
 }
 
