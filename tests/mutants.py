@@ -168,7 +168,7 @@ def cargo_test(tree, filters, log):
 
 def failures(log):
     text = Path(log).read_text(errors="replace")
-    failed = re.findall(r"^test (\S+) \.\.\. FAILED", text, re.M)
+    failed = re.findall(r"^(?:test )?(\S+)(?: \.\.\.|) (?:---|) ?FAILED", text, re.M)
     if failed:
         return failed
     if "error[" in text or "could not compile" in text:
