@@ -765,7 +765,7 @@ fn python_chess_drives_every_engine() {
                 .arg(support::root().join("tests/cheg_python_chess.py"))
                 .args(command),
             support::time_limit() * 5,
-            &what,
+            what,
         );
         assert!(
             out.status.success(),
