@@ -81,6 +81,7 @@
 
 use crate::support;
 use crate::support::progen::Rng;
+use crate::support::twins::{self, Ending, hex, unhex};
 use icp2c::codegen::sections::Entry;
 use icp2c::driver::{self, Language};
 use icp2c::lang::cheg::Cheg;
@@ -95,7 +96,6 @@ use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::rc::Rc;
 use std::sync::OnceLock;
 
@@ -328,16 +328,6 @@ fn parse_value(text: &[u8], at: &mut usize) -> Value {
             Value::Square(square_of(s))
         }
     }
-}
-
-fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// `uci.rs`'s `printable`: control characters as `?`.
@@ -799,7 +789,6 @@ fn run_rust(script: &str, drift: Drift) -> Vec<(usize, String)> {
 /// which ends the driver: a read past a table shows even where the value
 /// read happens not to matter).
 fn build_driver(root: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let exe = dir.join("cheg_twins");
     let generated = program().emit_c(&format!("{PROGRAM}.cheg"));
     let part = generated
         .split_once("/* ---- the endgame program ---- */")
@@ -808,87 +797,13 @@ fn build_driver(root: &Path, dir: &Path) -> Result<PathBuf, String> {
         .expect("generated C has its program after its runtime, then main");
     let included = dir.join("program.inc");
     std::fs::write(&included, part).unwrap();
-    let built = Command::new("cc")
-        .args(support::CFLAGS)
-        .args(["-fsanitize=bounds", "-fno-sanitize-recover=bounds"])
-        .arg(format!("-DTWINS_PROGRAM=\"{}\"", included.display()))
-        .arg(root.join("tests/c/cheg_twins.c"))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .map_err(|e| {
-            format!("cannot run cc ({e}): the C runtime of CHEG is not compared with the Rust one")
-        })?;
-    if built.status.success() && built.stderr.is_empty() {
-        Ok(exe)
-    } else {
-        Err(format!(
-            "tests/c/cheg_twins.c does not build:\n{}",
-            String::from_utf8_lossy(&built.stderr)
-        ))
-    }
+    let define = format!("-DTWINS_PROGRAM=\"{}\"", included.display());
+    twins::build_driver(root, "tests/c/cheg_twins.c", dir, &[define])
 }
 
 /// How long the C driver may take on one script (a few milliseconds
 /// unless a C change loops).
 const C_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
-
-/// The C driver's lines for `script`; a driver that fails or takes more
-/// than [`C_TIMEOUT`] adds a line saying so (which no Rust line equals).
-fn run_c(exe: &Path, script: &str) -> Vec<String> {
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = script.as_bytes().to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let (mut stdout, mut stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
-        bytes
-    });
-    let err = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stderr, &mut bytes);
-        bytes
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if started.elapsed() > C_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    };
-    feeder.join().unwrap();
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    let mut lines: Vec<String> = String::from_utf8_lossy(&out)
-        .lines()
-        .map(str::to_string)
-        .collect();
-    match status {
-        None => lines.push(format!(
-            "(the C driver took more than {} s and was stopped)",
-            C_TIMEOUT.as_secs()
-        )),
-        Some(status) if !status.success() => lines.push(format!(
-            "(the C driver ended with {status}: {})",
-            String::from_utf8_lossy(&err).trim_end()
-        )),
-        Some(_) => {}
-    }
-    lines
-}
 
 /// An `info` line without its `time` and `nps` fields (the clock's).
 fn masked(line: &str) -> String {
@@ -909,41 +824,25 @@ fn masked(line: &str) -> String {
     out.join(" ")
 }
 
-/// The first difference between the halves' lines, described.
-fn first_difference(script: &str, rust: &[(usize, String)], c: &[String]) -> Option<String> {
-    let ops: Vec<&str> = script.lines().collect();
-    for i in 0..rust.len().max(c.len()) {
-        let r = rust.get(i).map(|(_, l)| masked(l));
-        let k = c.get(i).map(|l| masked(l));
-        if r == k {
-            continue;
-        }
-        let at = rust.get(i).or_else(|| rust.last()).map_or(0, |(op, _)| *op);
-        // The UCI lines before it, decoded: a session's state is theirs.
+/// Runs `script` through both halves: the first difference, if any,
+/// `info` lines compared without their clock fields, and shown after the
+/// UCI lines of the session before it (a session's state is theirs).
+fn compare(exe: &Path, script: &str, drift: Drift) -> Option<String> {
+    let c = twins::run_driver(exe, &[], script, Ending::Clean, C_TIMEOUT);
+    let shown = |ops: &[&str], at: usize| -> String {
         let session: Vec<String> = ops[..at]
             .iter()
             .filter_map(|op| op.strip_prefix("uci "))
             .map(|hex| format!("    {}", String::from_utf8_lossy(&unhex(hex))))
             .collect();
-        return Some(format!(
-            "script line {}: {}\n  Rust: {}\n  C:    {}{}",
-            at + 1,
-            ops.get(at).copied().unwrap_or(""),
-            r.as_deref().unwrap_or("(nothing)"),
-            k.as_deref().unwrap_or("(nothing)"),
-            if session.is_empty() {
-                String::new()
-            } else {
-                format!("\n  after the session's lines:\n{}", session.join("\n"))
-            },
-        ));
-    }
-    None
-}
-
-/// Runs `script` through both halves: the first difference, if any.
-fn compare(exe: &Path, script: &str, drift: Drift) -> Option<String> {
-    first_difference(script, &run_rust(script, drift), &run_c(exe, script))
+        let op = twins::line_as_is(ops, at);
+        if session.is_empty() {
+            op
+        } else {
+            format!("{op}\n  after the session's lines:\n{}", session.join("\n"))
+        }
+    };
+    twins::first_difference(script, &run_rust(script, drift), &c, masked, shown)
 }
 
 // ------------------------------------------------------- the generator
@@ -1841,23 +1740,8 @@ fn the_checker_sees_a_c_mutant_and_a_rust_drift() {
 /// in the checkout, with `from` replaced by `to` (exactly once) in the
 /// runtime file `file` (one of [`C_RUNTIME`]).
 fn patched_copy(root: &Path, dir: &Path, file: &str, from: &str, to: &str) -> PathBuf {
-    let copy = dir.join("copy");
-    let runtime = C_RUNTIME
-        .iter()
-        .map(|&name| (format!("{RUNTIME_DIR}/{name}"), Some(name)));
-    let driver =
-        ["tests/c/cheg_twins.c", "src/codegen/prelude.c"].map(|path| (path.to_string(), None));
-    for (path, text) in driver.into_iter().chain(runtime) {
-        let mut source = std::fs::read_to_string(root.join(&path)).unwrap();
-        if text == Some(file) {
-            assert_eq!(source.matches(from).count(), 1, "{file}: {from:?} once");
-            source = source.replacen(from, to, 1);
-        }
-        let target = copy.join(&path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, source).unwrap();
-    }
-    copy
+    let driver = "tests/c/cheg_twins.c";
+    twins::patched_copy(root, dir, driver, RUNTIME_DIR, C_RUNTIME, (file, from, to))
 }
 
 /// Where the C runtime's files are.

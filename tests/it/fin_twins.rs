@@ -104,6 +104,7 @@
 
 use crate::support;
 use crate::support::progen::{self, Rng};
+use crate::support::twins::{self, Ending, hex, unhex};
 use icp2c::lang::finvara;
 use icp2c::lang::finvara::interp::runtime_kinds;
 use icp2c::lang::finvara::runtime::board::{
@@ -112,7 +113,6 @@ use icp2c::lang::finvara::runtime::board::{
 use std::cell::RefCell;
 use std::io::{BufRead, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::rc::Rc;
 
 // ------------------------------------------------------- the Rust half
@@ -242,16 +242,6 @@ fn numbers<T: std::str::FromStr>(args: &str) -> Vec<T> {
     args.split_whitespace()
         .map(|w| w.parse().ok().expect("a number in the script"))
         .collect()
-}
-
-fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn flag(b: bool) -> &'static str {
@@ -508,141 +498,37 @@ fn run_rust(script: &str, drift: Drift) -> Vec<(usize, String)> {
 // ----------------------------------------------------------- the C half
 
 /// Builds `tests/c/fin_twins.c` found under `root` (the checkout, or a
-/// copy laid out alike) into `dir`: one `cc`, warnings as errors, and
-/// every index of an array of known size checked (UBSan's `bounds`).
+/// copy laid out alike) into `dir` ([`twins::build_driver`]).
 fn build_driver(root: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let exe = dir.join("fin_twins");
-    let built = Command::new("cc")
-        .args(support::CFLAGS)
-        .args(["-fsanitize=bounds", "-fno-sanitize-recover=bounds"])
-        .arg(root.join("tests/c/fin_twins.c"))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .map_err(|e| {
-            format!(
-                "cannot run cc ({e}): the C runtime of Finvara is not compared with the Rust one"
-            )
-        })?;
-    if built.status.success() && built.stderr.is_empty() {
-        Ok(exe)
-    } else {
-        Err(format!(
-            "tests/c/fin_twins.c does not build:\n{}",
-            String::from_utf8_lossy(&built.stderr)
-        ))
-    }
+    twins::build_driver(root, "tests/c/fin_twins.c", dir, &[])
 }
 
 /// How long the C driver may take on one script (milliseconds unless a
 /// C change loops).
 const C_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// The C driver's lines for `script` (its input file for `input` in the
-/// driver's own directory); a runtime error's line from standard error
-/// after exit status 1, or a line saying the driver failed or took more
-/// than [`C_TIMEOUT`] (which no Rust line equals).
-fn run_c(exe: &Path, script: &str) -> Vec<String> {
-    let input_file = exe.with_extension("input");
-    let mut child = Command::new(exe)
-        .arg(&input_file)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = script.as_bytes().to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let (mut stdout, mut stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stdout.read_to_end(&mut bytes);
-        bytes
-    });
-    let err = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = stderr.read_to_end(&mut bytes);
-        bytes
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if started.elapsed() > C_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    };
-    feeder.join().unwrap();
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    let err = String::from_utf8_lossy(&err);
-    let mut lines: Vec<String> = String::from_utf8_lossy(&out)
-        .lines()
-        .map(str::to_string)
-        .collect();
-    match status {
-        None => lines.push(format!(
-            "(the C driver took more than {} s and was stopped)",
-            C_TIMEOUT.as_secs()
-        )),
-        Some(status)
-            if status.code() == Some(1)
-                && err.starts_with("error: ")
-                && err.ends_with('\n')
-                && err.lines().count() == 1 =>
-        {
-            lines.push(err.trim_end().to_string())
-        }
-        Some(status) if !status.success() || !err.is_empty() => lines.push(format!(
-            "(the C driver ended with {status}: {})",
-            err.trim_end()
-        )),
-        Some(_) => {}
-    }
-    lines
-}
-
-/// The first difference between the halves' lines, described.
-fn first_difference(script: &str, rust: &[(usize, String)], c: &[String]) -> Option<String> {
-    let ops: Vec<&str> = script.lines().collect();
-    for i in 0..rust.len().max(c.len()) {
-        let r = rust.get(i).map(|(_, l)| l.as_str());
-        let k = c.get(i).map(String::as_str);
-        if r == k {
-            continue;
-        }
-        let at = rust.get(i).or_else(|| rust.last()).map_or(0, |(op, _)| *op);
-        let shown = |op: &str| -> String {
-            let op = if op.len() > 300 {
-                format!("{}…", &op[..300])
-            } else {
-                op.to_string()
-            };
-            match op.strip_prefix("input ") {
-                Some(h) => format!("{op} ({:?})", String::from_utf8_lossy(&unhex(h))),
-                None => op,
-            }
-        };
-        return Some(format!(
-            "script line {}: {}\n  Rust: {}\n  C:    {}",
-            at + 1,
-            shown(ops.get(at).copied().unwrap_or("")),
-            r.unwrap_or("(nothing)"),
-            k.unwrap_or("(nothing)"),
-        ));
-    }
-    None
-}
-
-/// Runs `script` through both halves: the first difference, if any.
+/// Runs `script` through both halves: the first difference, if any. The C
+/// driver is given the file it writes an `input` operation's bytes to (in
+/// its own directory); its last line is a runtime error's, if any.
 fn compare(exe: &Path, script: &str, drift: Drift) -> Option<String> {
-    first_difference(script, &run_rust(script, drift), &run_c(exe, script))
+    let input_file = exe.with_extension("input");
+    let args = [input_file.as_os_str()];
+    let c = twins::run_driver(exe, &args, script, Ending::RuntimeError, C_TIMEOUT);
+    // An `input` operation is shown with its bytes decoded, a long
+    // operation cut short.
+    let shown = |ops: &[&str], at: usize| -> String {
+        let op = twins::line_as_is(ops, at);
+        let op = if op.len() > 300 {
+            format!("{}…", &op[..300])
+        } else {
+            op
+        };
+        match op.strip_prefix("input ") {
+            Some(h) => format!("{op} ({:?})", String::from_utf8_lossy(&unhex(h))),
+            None => op,
+        }
+    };
+    twins::first_difference(script, &run_rust(script, drift), &c, str::to_string, shown)
 }
 
 // ------------------------------------------------------- the generator
@@ -1342,18 +1228,9 @@ const C_RUNTIME: &str = "src/lang/finvara/runtime/board.c";
 /// `dir/copy`, laid out as in the checkout, with `from` replaced by `to`
 /// (exactly once) in the runtime.
 fn patched_copy(root: &Path, dir: &Path, from: &str, to: &str) -> PathBuf {
-    let copy = dir.join("copy");
-    for path in ["tests/c/fin_twins.c", "src/codegen/prelude.c", C_RUNTIME] {
-        let mut source = std::fs::read_to_string(root.join(path)).unwrap();
-        if path == C_RUNTIME {
-            assert_eq!(source.matches(from).count(), 1, "board.c: {from:?} once");
-            source = source.replacen(from, to, 1);
-        }
-        let target = copy.join(path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, source).unwrap();
-    }
-    copy
+    let (runtime_dir, file) = C_RUNTIME.rsplit_once('/').unwrap();
+    let driver = "tests/c/fin_twins.c";
+    twins::patched_copy(root, dir, driver, runtime_dir, &[file], (file, from, to))
 }
 
 /// One-line mutants of `board.c` (text as it is, text mutated), spread

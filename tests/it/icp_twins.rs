@@ -98,13 +98,13 @@
 
 use crate::support;
 use crate::support::progen::Rng;
+use crate::support::twins::{self, Ending, unhex};
 use icp2c::lang::icp::runtime::board::{
     Board, Colour, Fault, Input, Kind, Name, Step, error_message, piece_from_letter, write_count,
     write_text,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 // ------------------------------------------------------- the Rust half
 
@@ -158,20 +158,13 @@ fn letter(colour: Colour, kind: Kind) -> char {
     }
 }
 
-fn unhex(text: &str) -> Vec<u8> {
-    if text == "-" {
-        return Vec::new();
-    }
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
-}
-
+/// Bytes as a word of the script: hex, or `-` for none (the C driver
+/// reads a script line as words).
 fn hex(bytes: &[u8]) -> String {
     if bytes.is_empty() {
         return "-".to_string();
     }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    twins::hex(bytes)
 }
 
 /// A loop member in the script's syntax (see the module's doc).
@@ -382,121 +375,26 @@ fn run_rust(script: &str, drift: Drift) -> Vec<(usize, String)> {
 // ----------------------------------------------------------- the C half
 
 /// Builds `tests/c/icp_twins.c` found under `root` (the checkout, or a
-/// copy laid out alike) into `dir`: one `cc`, warnings as errors, every
-/// index of an array of known size checked (UBSan's `bounds`).
+/// copy laid out alike) into `dir` ([`twins::build_driver`]).
 fn build_driver(root: &Path, dir: &Path) -> Result<PathBuf, String> {
-    let exe = dir.join("icp_twins");
-    let built = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".to_string()))
-        .args(support::CFLAGS)
-        .args(["-fsanitize=bounds", "-fno-sanitize-recover=bounds"])
-        .arg(root.join("tests/c/icp_twins.c"))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .map_err(|e| {
-            format!("cannot run cc ({e}): the C runtime of InfChessPro is not compared with the Rust one")
-        })?;
-    if built.status.success() && built.stderr.is_empty() {
-        Ok(exe)
-    } else {
-        Err(format!(
-            "tests/c/icp_twins.c does not build:\n{}",
-            String::from_utf8_lossy(&built.stderr)
-        ))
-    }
+    twins::build_driver(root, "tests/c/icp_twins.c", dir, &[])
 }
 
 /// How long the C driver may take on one script (milliseconds unless a
 /// C change loops).
 const C_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// The C driver's lines for `script`: its standard output, then, when it
-/// exits 1 with an `error: ` line (`icp_die`), that line; a driver that
-/// fails otherwise or takes more than [`C_TIMEOUT`] adds a line saying
-/// so (which no Rust line equals).
-fn run_c(exe: &Path, script: &str) -> Vec<String> {
-    let mut child = Command::new(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", exe.display()));
-    let mut stdin = child.stdin.take().unwrap();
-    let input = script.as_bytes().to_vec();
-    let feeder = std::thread::spawn(move || {
-        let _ = stdin.write_all(&input);
-    });
-    let (mut stdout, mut stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let out = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
-        bytes
-    });
-    let err = std::thread::spawn(move || {
-        let mut bytes = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut stderr, &mut bytes);
-        bytes
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break Some(status);
-        }
-        if started.elapsed() > C_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(1));
-    };
-    feeder.join().unwrap();
-    let (out, err) = (out.join().unwrap(), err.join().unwrap());
-    let err = String::from_utf8_lossy(&err);
-    let mut lines: Vec<String> = String::from_utf8_lossy(&out)
-        .lines()
-        .map(str::to_string)
-        .collect();
-    match status {
-        None => lines.push(format!(
-            "(the C driver took more than {} s and was stopped)",
-            C_TIMEOUT.as_secs()
-        )),
-        Some(status) if status.code() == Some(1) && err.starts_with("error: ") => {
-            lines.extend(err.lines().map(str::to_string));
-        }
-        Some(status) if !status.success() => lines.push(format!(
-            "(the C driver ended with {status}: {})",
-            err.trim_end()
-        )),
-        Some(_) => {}
-    }
-    lines
-}
-
-/// The first difference between the halves' lines, described.
-fn first_difference(script: &str, rust: &[(usize, String)], c: &[String]) -> Option<String> {
-    let ops: Vec<&str> = script.lines().collect();
-    for i in 0..rust.len().max(c.len()) {
-        let r = rust.get(i).map(|(_, l)| l.as_str());
-        let k = c.get(i).map(String::as_str);
-        if r == k {
-            continue;
-        }
-        let at = rust.get(i).or_else(|| rust.last()).map_or(0, |(op, _)| *op);
-        return Some(format!(
-            "script line {}: {}\n  Rust: {}\n  C:    {}",
-            at + 1,
-            ops.get(at).copied().unwrap_or(""),
-            r.unwrap_or("(nothing)"),
-            k.unwrap_or("(nothing)"),
-        ));
-    }
-    None
-}
-
-/// Runs `script` through both halves: the first difference, if any.
+/// Runs `script` through both halves: the first difference, if any. The C
+/// driver's last line is a runtime error's (`icp_die`), if any.
 fn compare(exe: &Path, script: &str, drift: Drift) -> Option<String> {
-    first_difference(script, &run_rust(script, drift), &run_c(exe, script))
+    let c = twins::run_driver(exe, &[], script, Ending::RuntimeError, C_TIMEOUT);
+    twins::first_difference(
+        script,
+        &run_rust(script, drift),
+        &c,
+        str::to_string,
+        twins::line_as_is,
+    )
 }
 
 // ------------------------------------------------------- the generator
@@ -1487,23 +1385,8 @@ fn the_checker_sees_a_c_mutant_and_a_rust_drift() {
 /// in the checkout, with `from` replaced by `to` (exactly once) in the
 /// runtime file `file` (one of [`C_RUNTIME`]).
 fn patched_copy(root: &Path, dir: &Path, file: &str, from: &str, to: &str) -> PathBuf {
-    let copy = dir.join("copy");
-    let runtime = C_RUNTIME
-        .iter()
-        .map(|&name| (format!("{RUNTIME_DIR}/{name}"), Some(name)));
-    let driver =
-        ["tests/c/icp_twins.c", "src/codegen/prelude.c"].map(|path| (path.to_string(), None));
-    for (path, text) in driver.into_iter().chain(runtime) {
-        let mut source = std::fs::read_to_string(root.join(&path)).unwrap();
-        if text == Some(file) {
-            assert_eq!(source.matches(from).count(), 1, "{file}: {from:?} once");
-            source = source.replacen(from, to, 1);
-        }
-        let target = copy.join(&path);
-        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-        std::fs::write(target, source).unwrap();
-    }
-    copy
+    let driver = "tests/c/icp_twins.c";
+    twins::patched_copy(root, dir, driver, RUNTIME_DIR, C_RUNTIME, (file, from, to))
 }
 
 /// Where the C runtime's files are.

@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod cheg_gen;
 pub mod progen;
+pub mod twins;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
