@@ -168,7 +168,11 @@ def cargo_test(tree, filters, log):
 
 def failures(log):
     text = Path(log).read_text(errors="replace")
-    failed = re.findall(r"^(?:test )?(\S+)(?: \.\.\.|) (?:---|) ?FAILED", text, re.M)
+    failed = [
+        name
+        for name in re.findall(r"^(?:test )?(\S+)(?: \.\.\.|) (?:---|) ?FAILED", text, re.M)
+        if name != "result:"
+    ]
     if failed:
         return failed
     if "error[" in text or "could not compile" in text:
