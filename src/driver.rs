@@ -9,6 +9,7 @@
 //! [`Language::ALL`]. Like the rest of the library it does no IO of its own:
 //! the interpreter reads and writes only the streams it is given.
 
+use crate::codegen::sections::Selected;
 use crate::codegen::{self, EmitRequest, Layout, Target, Unsupported};
 use crate::common::debug::{Debugger, Stepper};
 use crate::common::diagnostic::Diagnostic;
@@ -161,6 +162,7 @@ trait AnyProgram: fmt::Debug + Send + Sync {
         options: &RunOptions,
     ) -> Result<Outcome, UsageError>;
     fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported>;
+    fn runtime(&self, target: Target, no_opt: bool) -> Result<Selected, Unsupported>;
     fn ir(&self) -> &dyn Any;
 }
 
@@ -209,6 +211,10 @@ impl<L: Lang + 'static> AnyProgram for Held<L> {
 
     fn emit(&self, request: &EmitRequest<'_>) -> Result<Vec<GeneratedFile>, Unsupported> {
         L::emit(&self.0, request)
+    }
+
+    fn runtime(&self, target: Target, no_opt: bool) -> Result<Selected, Unsupported> {
+        L::runtime(&self.0, target, no_opt)
     }
 
     fn ir(&self) -> &dyn Any {
@@ -395,6 +401,15 @@ impl Program {
             stem,
             no_opt: self.no_opt,
         })
+    }
+
+    /// The runtime this program's generated `target` carries (optimised
+    /// as [`Program::emit`] generates it): the text pasted into a file (in
+    /// a crate, `src/icp_rt.rs` and the module inlined in a file) and its
+    /// sections, the same for every layout. Errors: no back end for
+    /// `target`.
+    pub fn runtime(&self, target: Target) -> Result<Selected, Unsupported> {
+        self.inner.runtime(target, self.no_opt)
     }
 
     /// One file of `target` (the runtime pasted in).

@@ -9,8 +9,8 @@
 //! the work is done, stays optimised.
 //!
 //! InfChessPro's labels are sparse and its chunks loop until control
-//! leaves them (its back end lays them out with these sizes and
-//! [`C_LEAN`]); Finvara's moves and CHEG's statements are numbered densely
+//! leaves them (its back end lays them out with [`LOOPING_C_CHUNK`],
+//! [`LOOPING_RUST_CHUNK`] and [`LOOPING_C_LEAN`]); Finvara's moves and CHEG's statements are numbered densely
 //! and run one per call, which [`Dense`] lays out for both targets: chunk
 //! `k` holds the statements `k × CHUNK ..`, a dispatcher picks it by
 //! `pc / CHUNK`, and in C its `switch` is on `pc - k × CHUNK`, so that no
@@ -31,6 +31,22 @@ pub const RUST_CHUNK: usize = 64;
 /// ([`C_LEAN`]).
 pub const LEAN: usize = 4096;
 
+/// Statements per C chunk function of InfChessPro, whose chunks loop
+/// until control leaves them (its labels are sparse, and a jump between
+/// statements of one chunk stays a jump inside one `switch`); a program
+/// of at most this many statements is one `switch` in `main`.
+pub const LOOPING_C_CHUNK: usize = 512;
+
+/// Statements per Rust chunk function of InfChessPro (looping, as
+/// [`LOOPING_C_CHUNK`]).
+pub const LOOPING_RUST_CHUNK: usize = 256;
+
+/// Above this many statements, CHEG's back ends outline a statement whose
+/// operands are variables and integers into one small function of its
+/// kind and shape (`cheg::backend::helper`), so that no arm makes a value
+/// of its own.
+pub const OUTLINE: usize = 256;
+
 /// The C definition of `ICP_CHUNK`, the storage class and attribute of a
 /// chunk function in a program of over [`LEAN`] statements: static, and
 /// compiled without optimisation by gcc (clang and others ignore the
@@ -39,6 +55,18 @@ pub const C_LEAN: &str = "\
 /* A very large program: gcc compiles the statement functions without
  * optimisation (at -O2 its time per statement would add up to minutes);
  * the runtime above, where the work is done, stays optimised. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define ICP_CHUNK __attribute__((optimize(\"O0\"))) static
+#else
+#define ICP_CHUNK static
+#endif";
+
+/// [`C_LEAN`] as InfChessPro's C words it: its chunk functions are the
+/// dispatch of statements whose work is the board runtime's.
+pub const LOOPING_C_LEAN: &str = "\
+/* A very large program: gcc compiles these dispatch functions without
+ * optimisation (at -O2 its time per statement would add up to minutes);
+ * the board runtime above, where the work is done, stays optimised. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define ICP_CHUNK __attribute__((optimize(\"O0\"))) static
 #else

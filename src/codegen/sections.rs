@@ -72,6 +72,17 @@ pub struct Entry {
     pub section: &'static str,
 }
 
+/// What a program carries of a runtime in one target: the text its
+/// generated code pastes (markers removed), and the sections that text
+/// holds, in name order ([`crate::driver::Program::runtime`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selected {
+    /// The runtime text, markers removed.
+    pub text: String,
+    /// The sections kept.
+    pub sections: Vec<&'static str>,
+}
+
 /// The sections a generated program uses, recorded as its back end spells
 /// calls through [`Entry`] rows. Ordered, so generated text never depends
 /// on hash order.

@@ -232,6 +232,16 @@ pub trait Lang {
         program: &Self::Program,
         request: &EmitRequest<'_>,
     ) -> Result<Vec<GeneratedFile>, Unsupported>;
+
+    /// The runtime `program`'s generated `target` carries (as
+    /// [`Lang::emit`] makes it, optimised unless `no_opt`): the text it
+    /// pastes and its sections. A target without a back end is
+    /// [`Unsupported`] (layout [`Layout::File`]).
+    fn runtime(
+        program: &Self::Program,
+        target: Target,
+        no_opt: bool,
+    ) -> Result<codegen::sections::Selected, Unsupported>;
 }
 
 /// [`Lang::emit`] for a language whose Rust back end gives a

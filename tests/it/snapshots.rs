@@ -8,32 +8,20 @@
 
 use crate::support;
 
-use icp2c::codegen::{self, Layout, Target, sections};
+use icp2c::codegen::{self, Layout, Target};
 use icp2c::diagnostic;
 use icp2c::driver::{self, Language, Program};
-use icp2c::lang::{cheg, finvara, icp};
+use icp2c::lang::icp;
 
 /// What the harness needs to know of a language: its folder (under
-/// `tests/programs/`, `snapshots/`) and its runtimes, which are tested on
-/// their own, so the snapshots show the program around them. The
-/// placeholder texts are those the snapshots were first recorded with.
+/// `tests/programs/`, `snapshots/`). Runtimes are tested on their own, so
+/// the snapshots show the program around them: each pasted runtime is
+/// replaced by a placeholder naming its sections ([`Program::runtime`],
+/// the same for every language).
 struct Snapshots {
     language: Language,
     folder: &'static str,
-    /// (runtime text as pasted, placeholder), C then Rust.
-    runtimes: fn() -> Vec<(String, &'static str)>,
-    /// For a language that pastes only the runtime sections a program
-    /// uses: (text as pasted, placeholder naming the sections) for the C
-    /// file, the Rust file's `mod icp_rt { … }` and a crate's
-    /// `src/icp_rt.rs`.
-    selected: Option<fn(&Program) -> Selected>,
-    /// The Rust runtime's source, as a crate's `src/icp_rt.rs` holds it.
-    rust_runtime: fn() -> String,
 }
-
-/// (runtime text as pasted, placeholder) of a C file, a Rust file and a
-/// crate's runtime file.
-type Selected = [(String, String); 3];
 
 /// The placeholder of a pasted runtime: the sections it holds (the
 /// regions kept besides the unmarked core), in a comment of `open` and
@@ -70,67 +58,14 @@ const LANGUAGES: &[Snapshots] = &[
     Snapshots {
         language: Language::InfChessPro,
         folder: "icp",
-        runtimes: Vec::new,
-        selected: Some(|program| {
-            let ir = icp::opt::optimise(program.ir::<icp::InfChessPro>().unwrap().clone());
-            let (c, c_sections) = icp::backend::c::runtime(&ir);
-            let (rust, rust_sections) = icp::backend::rust::runtime(&ir);
-            [
-                (c, placeholder("/*", c_sections, " */\n")),
-                (
-                    codegen::rust::inline(&rust),
-                    placeholder("// mod icp_rt:", rust_sections.clone(), ""),
-                ),
-                (rust, placeholder("//", rust_sections, "\n")),
-            ]
-        }),
-        rust_runtime: || icp::backend::rust::runtime_source().to_string(),
     },
     Snapshots {
         language: Language::Finvara,
         folder: "finvara",
-        runtimes: Vec::new,
-        selected: Some(|program| {
-            let uses = finvara::backend::uses(program.ir::<finvara::Finvara>().unwrap());
-            let c = sections::Runtime::parse(finvara::backend::C_RUNTIME, sections::Markers::C)
-                .unwrap()
-                .reach(&uses);
-            let rust = finvara::backend::rust_sections().reach(&uses);
-            [
-                (
-                    finvara::backend::c_runtime(&uses),
-                    placeholder("/*", c, " */\n"),
-                ),
-                (
-                    codegen::rust::inline(&finvara::backend::rust_runtime(&uses)),
-                    placeholder("// mod icp_rt:", rust.clone(), ""),
-                ),
-                (
-                    finvara::backend::rust_runtime(&uses),
-                    placeholder("//", rust, "\n"),
-                ),
-            ]
-        }),
-        rust_runtime: || finvara::backend::RUST_RUNTIME.to_string(),
     },
     Snapshots {
         language: Language::Cheg,
         folder: "cheg",
-        runtimes: Vec::new,
-        selected: Some(|program| {
-            let ir = program.ir::<cheg::Cheg>().expect("a CHEG program");
-            let c = cheg::backend::c::select(ir);
-            let rust = cheg::backend::select(ir);
-            [
-                (c.text, placeholder("/*", c.sections, " */\n")),
-                (
-                    codegen::rust::inline(&rust.text),
-                    placeholder("// mod icp_rt:", rust.sections.clone(), ""),
-                ),
-                (rust.text, placeholder("//", rust.sections, "\n")),
-            ]
-        }),
-        rust_runtime: cheg::backend::runtime,
     },
 ];
 
@@ -145,17 +80,18 @@ fn every_language_is_snapshotted() {
 }
 
 impl Snapshots {
+    /// `text` with each runtime `program` pastes replaced by its
+    /// placeholder: the C file's, the Rust file's `mod icp_rt { … }` and a
+    /// crate's `src/icp_rt.rs`.
     fn without_runtimes(&self, text: &str, program: &Program) -> String {
-        let mut text = text.to_string();
-        for (runtime, placeholder) in (self.runtimes)() {
-            text = text.replace(&runtime, placeholder);
-        }
-        if let Some(selected) = self.selected {
-            for (runtime, placeholder) in selected(program) {
-                text = text.replace(&runtime, &placeholder);
-            }
-        }
-        text
+        let c = program.runtime(Target::C).unwrap();
+        let rust = program.runtime(Target::Rust).unwrap();
+        text.replace(&c.text, &placeholder("/*", c.sections, " */\n"))
+            .replace(
+                &codegen::rust::inline(&rust.text),
+                &placeholder("// mod icp_rt:", rust.sections.iter().copied(), ""),
+            )
+            .replace(&rust.text, &placeholder("//", rust.sections, "\n"))
     }
 
     fn ext(&self) -> &'static str {
@@ -188,15 +124,13 @@ fn generated_code_of_every_example() {
             let source = std::fs::read_to_string(&case.path).unwrap();
             let program = driver::check(lang.language, &source).unwrap().program;
             let file = format!("{}.{}", case.name, lang.ext());
-            let runtimes: Vec<String> = match lang.selected {
-                Some(selected) => selected(&program)[..2]
-                    .iter()
-                    .map(|(text, _)| text.clone())
-                    .collect(),
-                None => (lang.runtimes)().into_iter().map(|(t, _)| t).collect(),
-            };
-            for (target, runtime) in [Target::C, Target::Rust].into_iter().zip(runtimes) {
+            for target in [Target::C, Target::Rust] {
                 let text = program.emit_file(target, &file).unwrap();
+                // A Rust file holds its runtime as a module, inlined.
+                let runtime = match (target, program.runtime(target).unwrap().text) {
+                    (Target::Rust, text) => codegen::rust::inline(&text),
+                    (_, text) => text,
+                };
                 assert!(text.contains(&runtime), "the runtime is embedded verbatim");
                 // A user of the output has no icp2c checkout, so nothing
                 // in it names a path inside one.
@@ -231,36 +165,20 @@ fn crate_layout_of_every_example() {
             let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
             let runtime = files.last().unwrap();
             assert_eq!(runtime.path, "src/icp_rt.rs");
-            match lang.selected {
-                Some(selected) => {
-                    assert_eq!(
-                        paths,
-                        [
-                            "Cargo.toml",
-                            ".gitignore",
-                            "src/lib.rs",
-                            "src/main.rs",
-                            "src/icp_rt.rs"
-                        ]
-                    );
-                    let (text, _) = &selected(&program)[2];
-                    assert!(runtime.contents.ends_with(text.as_str()));
-                }
-                None => {
-                    assert_eq!(
-                        paths,
-                        ["Cargo.toml", ".gitignore", "src/main.rs", "src/icp_rt.rs"]
-                    );
-                    assert!(runtime.contents.contains((lang.rust_runtime)().trim_end()));
-                }
-            }
-            // The runtime file is shown as the sections it holds; a whole
-            // runtime is not shown.
-            let shown_files = match lang.selected {
-                Some(_) => &files[..],
-                None => &files[..files.len() - 1],
-            };
-            let shown: String = shown_files
+            assert_eq!(
+                paths,
+                [
+                    "Cargo.toml",
+                    ".gitignore",
+                    "src/lib.rs",
+                    "src/main.rs",
+                    "src/icp_rt.rs"
+                ]
+            );
+            let text = program.runtime(Target::Rust).unwrap().text;
+            assert!(runtime.contents.ends_with(text.as_str()));
+            // The runtime file is shown as the sections it holds.
+            let shown: String = files
                 .iter()
                 .map(|f| {
                     let text = lang.without_runtimes(&f.contents, &program);

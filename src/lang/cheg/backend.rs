@@ -57,15 +57,7 @@ pub fn runtime() -> String {
     )
 }
 
-/// What a program carries of a runtime: the selected text, and the
-/// sections it holds (the core and the prelude's included), in name order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Selected {
-    /// The runtime text, markers removed.
-    pub text: String,
-    /// The sections kept.
-    pub sections: Vec<&'static str>,
-}
+pub use crate::codegen::sections::Selected;
 
 /// The part of `text` (a runtime with `markers`) that `uses` reaches.
 pub(crate) fn select_from(text: &'static str, markers: Markers, uses: &Uses) -> Selected {
@@ -263,15 +255,15 @@ fn statement_cases(
     (cases, uses, helpers)
 }
 
-/// Above this many statements, in both back ends (C: `c::outlined_body`),
-/// a statement whose operands are variables and integers (`OP w,a`,
-/// `OP w,a,b`, `JUMP… a,b,t`) calls one small function of its kind and
-/// operands' shape, [`helper`], with plain arguments: the arm then makes
-/// no value of its own, which rustc would drop, and unwind through, in
-/// each arm. (With values made in the arms, `rustc -O` took 2.5 times
-/// `cc -O2`'s time on 20,000 statements and 7.5 GB on 200,000; `cc -O2`
-/// took twice as long as outlined on 50,000.)
-const OUTLINE: usize = 256;
+/// Above this many statements ([`OUTLINE`], in `codegen::chunks`), in
+/// both back ends (C: `c::outlined_body`), a statement whose operands are
+/// variables and integers (`OP w,a`, `OP w,a,b`, `JUMP… a,b,t`) calls one
+/// small function of its kind and operands' shape, [`helper`], with plain
+/// arguments: the arm then makes no value of its own, which rustc would
+/// drop, and unwind through, in each arm. (With values made in the arms,
+/// `rustc -O` took 2.5 times `cc -O2`'s time on 20,000 statements and
+/// 7.5 GB on 200,000; `cc -O2` took twice as long as outlined on 50,000.)
+use crate::codegen::chunks::OUTLINE;
 
 /// An operand of an outlined statement: a variable's value, or an
 /// integer.

@@ -28,7 +28,8 @@ pub mod runtime {
 }
 
 use super::{FormatOptions, Lang, RunOptions, UsageError};
-use crate::codegen::{EmitRequest, Unsupported};
+use crate::codegen::sections::Selected;
+use crate::codegen::{EmitRequest, Target, Unsupported};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
 use runtime::uci;
@@ -106,6 +107,13 @@ impl Lang for Cheg {
             program,
             request,
         )
+    }
+
+    fn runtime(program: &ir::Program, target: Target, _: bool) -> Result<Selected, Unsupported> {
+        Ok(match target {
+            Target::C => backend::c::select(program),
+            Target::Rust => backend::select(program),
+        })
     }
 }
 

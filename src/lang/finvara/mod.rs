@@ -29,7 +29,8 @@ pub mod runtime {
 }
 
 use super::{FormatOptions, Lang, RunOptions, UsageError, emit_program, no_language_options};
-use crate::codegen::{EmitRequest, Unsupported};
+use crate::codegen::sections::{Markers, Runtime, Selected};
+use crate::codegen::{EmitRequest, Target, Unsupported};
 use crate::common::debug::{Debugger, Stepper};
 use crate::common::diagnostic::Diagnostic;
 use crate::{GeneratedFile, Outcome};
@@ -113,6 +114,24 @@ impl Lang for Finvara {
             program,
             request,
         )
+    }
+
+    fn runtime(program: &ir::Program, target: Target, _: bool) -> Result<Selected, Unsupported> {
+        let uses = backend::uses(program);
+        Ok(match target {
+            Target::C => Selected {
+                text: backend::c_runtime(&uses),
+                sections: Runtime::parse(backend::C_RUNTIME, Markers::C)
+                    .expect("the Finvara C runtime's section markers parse")
+                    .reach(&uses)
+                    .into_iter()
+                    .collect(),
+            },
+            Target::Rust => Selected {
+                text: backend::rust_runtime(&uses),
+                sections: backend::rust_sections().reach(&uses).into_iter().collect(),
+            },
+        })
     }
 }
 

@@ -32,7 +32,8 @@ pub mod runtime {
 }
 
 use super::{FormatOptions, Lang, RunOptions, UsageError, emit_program, no_language_options};
-use crate::codegen::{EmitRequest, Unsupported};
+use crate::codegen::sections::Selected;
+use crate::codegen::{EmitRequest, Target, Unsupported};
 use crate::common::debug::{Debugger, Stepper};
 use crate::common::diagnostic::Diagnostic;
 use crate::common::watch::Shape;
@@ -139,6 +140,28 @@ impl Lang for InfChessPro {
         }
         let optimised = opt::optimise(program.clone());
         emit_program(Self::NAME, c, rust, &optimised, request)
+    }
+
+    fn runtime(
+        program: &ir::Program,
+        target: Target,
+        no_opt: bool,
+    ) -> Result<Selected, Unsupported> {
+        let optimised;
+        let program = if no_opt {
+            program
+        } else {
+            optimised = opt::optimise(program.clone());
+            &optimised
+        };
+        let (text, sections) = match target {
+            Target::C => backend::c::runtime(program),
+            Target::Rust => backend::rust::runtime(program),
+        };
+        Ok(Selected {
+            text,
+            sections: sections.into_iter().collect(),
+        })
     }
 }
 

@@ -104,14 +104,7 @@ static size_t icp_exit;
 {%- endif %}
 {%- if lean %}
 
-/* A very large program: gcc compiles these dispatch functions without
- * optimisation (at -O2 its time per statement would add up to minutes);
- * the board runtime above, where the work is done, stays optimised. */
-#if defined(__GNUC__) && !defined(__clang__)
-#define ICP_CHUNK __attribute__((optimize("O0"))) static
-#else
-#define ICP_CHUNK static
-#endif
+{{ c_lean }}
 {%- endif %}
 {%- for k in chunks %}
 

@@ -84,6 +84,9 @@ struct ProgramView {
     /// More than [`LEAN`] statements: gcc compiles the chunk functions
     /// without optimisation.
     lean: bool,
+    /// The definition of `ICP_CHUNK` when `lean`
+    /// ([`codegen::chunks::LOOPING_C_LEAN`]).
+    c_lean: &'static str,
     /// The loops' member tables (issue 13), as C declarations.
     loop_tables: Vec<String>,
     /// A loop has several members whose moves can leave it: the member
@@ -92,21 +95,10 @@ struct ProgramView {
 }
 
 /// Above this many statements, gcc compiles the statement dispatch (the
-/// chunk functions) at `-O0` whatever the command line says: at `-O2` it
-/// spends about a millisecond per statement on a loop-and-switch state
-/// machine, whatever its shape (measured on chunk sizes 64 to 512, with
-/// `goto`s, with conditional expressions), which is minutes for 10^5
-/// statements. The board runtime, where a statement's work is done, stays
-/// optimised; dispatch costs a few nanoseconds more per statement.
-pub const LEAN: usize = 4096;
-
-/// Statements per chunk function. A program of at most this many
-/// statements is one `switch` in `main`; a larger one is cut into
-/// functions of this many statements, so that `cc -O2` does not meet one
-/// giant function (its time grows faster than linearly in the size of a
-/// function) and a jump between statements of one chunk stays a jump
-/// inside one `switch`.
-pub const CHUNK: usize = 512;
+/// chunk functions) at `-O0` ([`codegen::chunks::LEAN`]); statements per
+/// chunk function ([`codegen::chunks::LOOPING_C_CHUNK`]). Both are
+/// defined with every other language's, in `codegen::chunks`.
+pub use crate::codegen::chunks::{LEAN, LOOPING_C_CHUNK as CHUNK};
 
 /// One chunk function of a large program.
 struct ChunkView {
@@ -149,6 +141,7 @@ fn view(program: &Program, source_name: &str) -> (ProgramView, Uses) {
         cases: Vec::new(),
         chunks: Vec::new(),
         lean: program.statements.len() > LEAN,
+        c_lean: codegen::chunks::LOOPING_C_LEAN,
         multi_exit: false,
         loop_tables: loop_tables(program)
             .iter()

@@ -103,11 +103,10 @@ struct ProgramView {
     loop_tables: Vec<String>,
 }
 
-/// Statements per function of the generated Rust. One `match` of 10,000
-/// arms in one function made `rustc -O` superlinear (286 s and 4.3 GB);
-/// functions of this many statements keep it linear. A program of at most
-/// this many statements is one function.
-pub const CHUNK: usize = 256;
+/// Statements per function of the generated Rust
+/// ([`codegen::chunks::LOOPING_RUST_CHUNK`]: one `match` of 10,000 arms in
+/// one function made `rustc -O` superlinear, 286 s and 4.3 GB).
+pub use crate::codegen::chunks::LOOPING_RUST_CHUNK as CHUNK;
 
 /// One function of the program's statements.
 struct ChunkView {
