@@ -1320,24 +1320,11 @@ const LENGTH: usize = 120;
 fn icp_c_and_rust_runtimes_agree_function_by_function() {
     let dir = tempfile::tempdir().unwrap();
     let exe = build_driver(&support::root(), dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let count: u64 = std::env::var("ICP2C_ICP_TWINS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(SCRIPTS);
-    let mut operations = 0;
-    let started = std::time::Instant::now();
-    for seed in SEED..SEED + count {
-        let script = script(seed, LENGTH);
-        operations += script.lines().count();
-        if let Some(difference) = compare(&exe, &script, Drift::None) {
-            panic!(
-                "InfChessPro's C and Rust runtimes differ on the script of seed {seed:#x} (tests/it/icp_twins.rs):\n{difference}"
-            );
-        }
-    }
-    eprintln!(
-        "{count} scripts, {operations} operations in {:.1} s: the C and Rust runtimes agree",
-        started.elapsed().as_secs_f64()
+    twins::agree(
+        ("InfChessPro", "tests/it/icp_twins.rs", "ICP2C_ICP_TWINS"),
+        (SEED, SCRIPTS),
+        |seed| script(seed, LENGTH),
+        |script| compare(&exe, script, Drift::None),
     );
 }
 
@@ -1503,28 +1490,17 @@ const MUTANTS: &[(&str, &str, &str)] = &[
 #[ignore = "builds the C driver once per mutant (about 2 s each)"]
 fn each_seeded_c_mutant_is_seen() {
     let root = support::root();
-    let dir = tempfile::tempdir().unwrap();
     let scripts: Vec<(u64, String)> = (SEED..SEED + SCRIPTS)
         .map(|seed| (seed, script(seed, LENGTH)))
         .collect();
-    let mut unseen = Vec::new();
-    for (n, (file, from, to)) in MUTANTS.iter().enumerate() {
-        let at = dir.path().join(format!("mutant{n}"));
-        let copy = patched_copy(&root, &at, file, from, to);
-        let exe = build_driver(&copy, &at).unwrap_or_else(|e| panic!("{e}"));
-        let seen = scripts
-            .iter()
-            .find_map(|(seed, s)| compare(&exe, s, Drift::None).map(|d| (seed, d)));
-        match seen {
-            Some((seed, difference)) => {
-                eprintln!("{file}: {to:?}: seen (seed {seed:#x}):\n{difference}")
-            }
-            None => unseen.push(format!("{file}: {to:?}")),
-        }
-    }
-    assert!(
-        unseen.is_empty(),
-        "mutants not seen:\n{}",
-        unseen.join("\n")
+    twins::mutants_seen(
+        MUTANTS,
+        |(file, _, to)| format!("{file}: {to:?}"),
+        |at, (file, from, to)| {
+            let copy = patched_copy(&root, at, file, from, to);
+            build_driver(&copy, at).unwrap_or_else(|e| panic!("{e}"))
+        },
+        &scripts,
+        |exe, script| compare(exe, script, Drift::None),
     );
 }

@@ -208,3 +208,69 @@ pub fn patched_copy(
     }
     copy
 }
+
+/// A checker's quick test: the scripts of seeds `first..first + count`
+/// (`count` from the environment variable `variable`, else `scripts`),
+/// made by `script`, each run through both halves by `compare`; panics
+/// with the first difference, naming `language`, the seed and `file` (the
+/// checker's source).
+pub fn agree(
+    (language, file, variable): (&str, &str, &str),
+    (first, scripts): (u64, u64),
+    script: impl Fn(u64) -> String,
+    compare: impl Fn(&str) -> Option<String>,
+) {
+    let count: u64 = std::env::var(variable)
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(scripts);
+    let mut operations = 0;
+    let started = std::time::Instant::now();
+    for seed in first..first + count {
+        let script = script(seed);
+        operations += script.lines().count();
+        if let Some(difference) = compare(&script) {
+            panic!(
+                "{language}'s C and Rust runtimes differ on the script of seed {seed:#x} ({file}):\n{difference}"
+            );
+        }
+    }
+    eprintln!(
+        "{count} scripts, {operations} operations in {:.1} s: the C and Rust runtimes agree",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// A checker's test of its mutants: each of `mutants` (named by `name`)
+/// built into a driver by `build` (given a folder of its own) and run on
+/// `scripts` (seed, script) by `compare` until a difference shows; panics
+/// naming every mutant no script saw.
+pub fn mutants_seen<M>(
+    mutants: &[M],
+    name: impl Fn(&M) -> String,
+    build: impl Fn(&Path, &M) -> PathBuf,
+    scripts: &[(u64, String)],
+    compare: impl Fn(&Path, &str) -> Option<String>,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut unseen = Vec::new();
+    for (n, mutant) in mutants.iter().enumerate() {
+        let at = dir.path().join(format!("mutant{n}"));
+        std::fs::create_dir_all(&at).unwrap();
+        let exe = build(&at, mutant);
+        let seen = scripts
+            .iter()
+            .find_map(|(seed, s)| compare(&exe, s).map(|d| (seed, d)));
+        match seen {
+            Some((seed, difference)) => {
+                eprintln!("{}: seen (seed {seed:#x}):\n{difference}", name(mutant))
+            }
+            None => unseen.push(name(mutant)),
+        }
+    }
+    assert!(
+        unseen.is_empty(),
+        "mutants not seen:\n{}",
+        unseen.join("\n")
+    );
+}
