@@ -889,6 +889,13 @@ const CODE_POINTS: &[(u32, u32)] = &[
     (0x100000, 0x10ffff),
 ];
 
+/// The first and last code points of each of UTF-8's forms and of the
+/// decoder's tables.
+const EDGES: &[u32] = &[
+    0x00, 0x7f, 0x80, 0x7ff, 0x800, 0xcfff, 0xd7ff, 0xe000, 0xefff, 0xf000, 0xfffd, 0xfffe, 0xffff,
+    0x10000, 0x3ffff, 0x40000, 0xfffff, 0x100000, 0x10ffff,
+];
+
 const SPACES: &[char] = &[
     ' ', '\t', '\u{b}', '\u{c}', '\r', '\u{85}', '\u{a0}', '\u{1680}', '\u{2000}', '\u{200a}',
     '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}',
@@ -915,7 +922,13 @@ impl Gen<'_> {
         let mut out = Vec::new();
         for _ in 0..self.rng.range(0, 8) {
             match self.rng.below(12) {
-                0..=5 => {
+                0..=1 => {
+                    // A code point at an edge of UTF-8's forms.
+                    let c = char::from_u32(*self.rng.pick(EDGES)).unwrap();
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+                2..=5 => {
                     let &(lo, hi) = self.rng.pick(CODE_POINTS);
                     let c = char::from_u32(self.rng.range(i64::from(lo), i64::from(hi)) as u32)
                         .unwrap_or('\u{fffd}');
@@ -1766,6 +1779,12 @@ const MUTANTS: &[(&str, &str, &str)] = &[
         "engine/values.c",
         "return a->as.move.piece.colour == b->as.move.piece.colour &&",
         "return a->as.move.piece.colour != b->as.move.piece.colour &&",
+    ),
+    // U+FFFF encoded in four bytes (found by tests/mutants.py).
+    (
+        "uci.c",
+        "} else if (c < 0x10000) {",
+        "} else if (c < 0xffff) {",
     ),
     // U+F000–U+FFFF decoded as invalid UTF-8.
     (
