@@ -2,7 +2,7 @@
 """A seeded mutation run over the C runtimes: does `cargo test` see a
 one-line change to the C that generated programs carry?
 
-    python3 tests/mutants.py [--seed N] [--count N] [--need N] [--list]
+    python3 tests/mutants.py [--seed N] [--count N] [--need N] [--list] [--only K]
 
 It picks COUNT one-line mutants (default 20) of the C runtimes
 (src/lang/*/runtime/**/*.c), uniformly over every place one of three
@@ -186,6 +186,13 @@ def main():
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--need", type=int, default=18)
     parser.add_argument("--list", action="store_true", help="print the mutants only")
+    parser.add_argument(
+        "--only",
+        type=int,
+        action="append",
+        metavar="K",
+        help="run the K-th mutant alone (1-based; repeatable): rerun a survivor after strengthening the tests",
+    )
     args = parser.parse_args()
 
     every = all_sites()
@@ -201,8 +208,9 @@ def main():
     tree = scratch / "tree"
     subprocess.run(["git", "worktree", "add", "--quiet", "--detach", str(tree), "HEAD"], cwd=ROOT, check=True)
     killed = 0
+    run = [(i, m) for i, m in enumerate(chosen, 1) if not args.only or i in args.only]
     try:
-        for i, mutant in enumerate(chosen, 1):
+        for i, mutant in run:
             print(f"{i:2}. {describe(mutant)}", flush=True)
             path = mutant[0]
             original = (tree / path).read_text()
@@ -225,8 +233,8 @@ def main():
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT)
         shutil.rmtree(scratch, ignore_errors=True)
-    print(f"{killed} of {len(chosen)} killed (need {args.need})")
-    return 0 if killed >= args.need else 1
+    print(f"{killed} of {len(run)} killed (need {args.need})")
+    return 0 if killed >= min(args.need, len(run)) else 1
 
 
 if __name__ == "__main__":
