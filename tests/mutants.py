@@ -140,7 +140,8 @@ def all_sites():
 def describe(mutant):
     path, number, start, end, new, kind = mutant
     line = (ROOT / path).read_text().split("\n")[number - 1]
-    return f"{path}:{number}: {kind}: `{line[start:end]}` -> `{new}` in `{line.strip()}`"
+    after = line[:start] + new + line[end:]
+    return f"{path}:{number}:{start + 1}: {kind}: `{line.strip()}` -> `{after.strip()}`"
 
 
 def apply(tree, mutant):
