@@ -38,25 +38,19 @@ pub fn run(
     watch: Option<&mut Watch<'_>>,
     unbuffered: bool,
 ) -> Outcome {
-    // The writer's type is chosen here, so that each print of the run is a
-    // call on it, not through a `dyn Write`.
-    fn with<W: Write>(
-        program: &Program,
-        input: &mut dyn BufRead,
-        mut out: W,
-        max_steps: Option<u64>,
-        watch: Option<&mut Watch<'_>>,
-    ) -> Outcome {
-        let result = execute(program, &mut Input::new(input), &mut out, max_steps, watch);
-        let flushed = out.flush().is_ok();
-        outcome(program, result, flushed)
-    }
-    if unbuffered {
-        with(program, input, LineWriter::new(output), max_steps, watch)
+    let mut buffered;
+    let mut lines;
+    let out: &mut dyn Write = if unbuffered {
+        lines = LineWriter::new(output);
+        &mut lines
     } else {
-        let out = BufWriter::with_capacity(OUTPUT_BUFFER, output);
-        with(program, input, out, max_steps, watch)
-    }
+        buffered = BufWriter::with_capacity(OUTPUT_BUFFER, output);
+        &mut buffered
+    };
+    let mut out = out;
+    let result = execute(program, &mut Input::new(input), &mut out, max_steps, watch);
+    let flushed = out.flush().is_ok();
+    outcome(program, result, flushed)
 }
 
 /// The runtime's colour for an IR colour.
