@@ -72,7 +72,7 @@ fn large(language: Language) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "writes the generated code of thousands of programs to $ICP2C_DUMP_DIR; run by hand"]
+#[ignore = "writes the generated code of thousands of programs to $ICP2C_DUMP_DIR; run by hand (.ci/run skips it)"]
 fn generated_bytes() {
     let Ok(dir) = std::env::var("ICP2C_DUMP_DIR") else {
         panic!("set ICP2C_DUMP_DIR to the folder to write to");
